@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Idempotent set-up of pic-copilot on Debian 12. Every stage checks whether its work is
+# already done and skips it; a second run takes a few seconds.
+#
+# Stages: system packages -> engine venv -> embedded LLM runtime -> embedded LLM model
+#         -> embedding model -> tool-manual databases -> KLayout salt link.
+#
+# Environment:
+#   PIC_COPILOT_HOME   shared data folder (LLM runtime + model), default ~/.local/share/pic-copilot
+#   KLAYOUT_HOME       KLayout's home folder (salt link goes to $KLAYOUT_HOME/salt), default ~/.klayout
+#   PIC_COPILOT_SKIP   space-separated stage names to skip (e.g. "llm")
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="${PIC_COPILOT_HOME:-$HOME/.local/share/pic-copilot}"
+VENV="$ROOT/.venv"
+SKIP=" ${PIC_COPILOT_SKIP:-} "
+mkdir -p "$DATA"
+
+stage_t0=0
+stage() { stage_t0=$(date +%s.%N); printf '[setup] %-22s ' "$1"; }
+done_() { printf '%s (%.1f s)\n' "$1" "$(echo "$(date +%s.%N) - $stage_t0" | bc)"; }
+fail() { printf '\n[setup] FAILED: %s\n' "$*" >&2; exit 1; }
+skipped() { [[ "$SKIP" == *" $1 "* ]]; }
+
+# ---------------------------------------------------------------- system packages
+APT_PKGS="klayout xvfb bubblewrap imagemagick bc python3-venv"
+stage system-packages
+missing=""
+for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq >/dev/null || fail "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null \
+    || fail "apt-get install$missing failed"
+  done_ "installed$missing"
+else
+  done_ "already installed"
+fi
+KLAYOUT_VERSION="$(klayout -v 2>/dev/null | awk '{print $2}')"
+
+# ---------------------------------------------------------------- engine venv
+stage engine-venv
+REQ_HASH="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+if [ -f "$VENV/.pic-copilot-stamp" ] && [ "$(cat "$VENV/.pic-copilot-stamp")" = "$REQ_HASH" ]; then
+  done_ "up to date"
+else
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV" || fail "cannot create venv at $VENV"
+  "$VENV/bin/pip" install -q --upgrade pip >/dev/null
+  "$VENV/bin/pip" install -q -e "$ROOT[test]" >/dev/null || fail "pip install of the engine failed (see: $VENV/bin/pip install -e '$ROOT[test]')"
+  echo "$REQ_HASH" > "$VENV/.pic-copilot-stamp"
+  done_ "installed"
+fi
+PY="$VENV/bin/python"
+
+# ---------------------------------------------------------------- embedded LLM runtime
+LLM_VENV="$DATA/llm-venv"
+if ! skipped llm; then
+  stage llm-runtime
+  if [ -x "$LLM_VENV/bin/python" ] && "$LLM_VENV/bin/python" -c "import llama_cpp.server" 2>/dev/null; then
+    done_ "already installed"
+  else
+    python3 -m venv "$LLM_VENV" || fail "cannot create $LLM_VENV"
+    "$LLM_VENV/bin/pip" install -q --upgrade pip >/dev/null
+    echo -n "(building llama-cpp-python, ~5 min the first time) "
+    CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install -q 'llama-cpp-python[server]==0.3.36' >/dev/null \
+      || fail "installing llama-cpp-python[server]==0.3.36 failed"
+    done_ "installed"
+  fi
+
+  # -------------------------------------------------------------- embedded LLM model
+  stage llm-model
+  "$PY" -m pic_copilot.setup_assets llm --data "$DATA" || fail "embedded LLM model could not be installed (see message above)"
+  done_ "ok"
+fi
+
+# ---------------------------------------------------------------- embedding model
+if ! skipped embed; then
+  stage embedding-model
+  "$PY" -m pic_copilot.setup_assets embedding --models "$ROOT/models" || fail "embedding model could not be installed"
+  done_ "ok"
+fi
+
+# ---------------------------------------------------------------- databases
+if ! skipped databases && "$PY" -c "import pic_copilot.retrieval.build" 2>/dev/null; then
+  stage databases
+  "$PY" -m pic_copilot.cli build-db --if-missing --quiet || fail "building the tool-manual databases failed"
+  done_ "ok"
+fi
+
+# ---------------------------------------------------------------- KLayout salt link
+stage klayout-salt
+KHOME="${KLAYOUT_HOME:-$HOME/.klayout}"
+mkdir -p "$KHOME/salt"
+LINK="$KHOME/salt/pic-copilot"
+if [ -L "$LINK" ] && [ "$(readlink -f "$LINK")" = "$ROOT" ]; then
+  msg="linked"
+else
+  rm -rf "$LINK"; ln -s "$ROOT" "$LINK"; msg="linked now"
+fi
+# first-run tip dialogs block automation and confuse first-time users of the panel
+RC="$KHOME/klayoutrc"
+if [ ! -f "$RC" ]; then
+  cat > "$RC" <<'XML'
+<?xml version="1.0" encoding="utf-8"?>
+<config>
+ <tip-window-hidden>only-top-level-shown-by-default=3,macro-editor-basic-tips=0,editor-mode-switch-tip=0</tip-window-hidden>
+ <macro-editor-stop-on-exception>false</macro-editor-stop-on-exception>
+</config>
+XML
+fi
+done_ "$msg ($LINK -> $ROOT, KLayout $KLAYOUT_VERSION)"
