@@ -20,7 +20,9 @@ mkdir -p "$DATA"
 stage_t0=0
 stage() { stage_t0=$(date +%s.%N); printf '[setup] %-22s ' "$1"; }
 done_() { printf '%s (%.1f s)\n' "$1" "$(echo "$(date +%s.%N) - $stage_t0" | bc)"; }
-fail() { printf '\n[setup] FAILED: %s\n' "$*" >&2; exit 1; }
+LOG="$DATA/setup.log"
+fail() { printf '\n[setup] FAILED: %s\n' "$*" >&2; [ -s "$LOG" ] && { echo "--- last lines of $LOG:" >&2; grep -v "^WARNING: Location" "$LOG" | tail -n 15 >&2; }; exit 1; }
+: > "$LOG"
 skipped() { [[ "$SKIP" == *" $1 "* ]]; }
 
 # ---------------------------------------------------------------- system packages
@@ -30,7 +32,7 @@ missing=""
 for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq >/dev/null || fail "apt-get update failed"
+  $SUDO apt-get update -qq >>"$LOG" 2>&1 || fail "apt-get update failed"
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null \
     || fail "apt-get install$missing failed"
   done_ "installed$missing"
@@ -46,8 +48,8 @@ if [ -f "$VENV/.pic-copilot-stamp" ] && [ "$(cat "$VENV/.pic-copilot-stamp")" = 
   done_ "up to date"
 else
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV" || fail "cannot create venv at $VENV"
-  "$VENV/bin/pip" install -q --upgrade pip >/dev/null
-  "$VENV/bin/pip" install -q -e "$ROOT[test]" >/dev/null || fail "pip install of the engine failed (see: $VENV/bin/pip install -e '$ROOT[test]')"
+  "$VENV/bin/pip" install -q --upgrade pip >>"$LOG" 2>&1
+  "$VENV/bin/pip" install -q -e "$ROOT[test]" >>"$LOG" 2>&1 || fail "pip install of the engine failed (see: $VENV/bin/pip install -e '$ROOT[test]')"
   echo "$REQ_HASH" > "$VENV/.pic-copilot-stamp"
   done_ "installed"
 fi
@@ -61,7 +63,7 @@ if ! skipped llm; then
     done_ "already installed"
   else
     python3 -m venv "$LLM_VENV" || fail "cannot create $LLM_VENV"
-    "$LLM_VENV/bin/pip" install -q --upgrade pip >/dev/null
+    "$LLM_VENV/bin/pip" install -q --upgrade pip >>"$LOG" 2>&1
     echo -n "(building llama-cpp-python, ~5 min the first time) "
     CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install -q 'llama-cpp-python[server]==0.3.36' >/dev/null \
       || fail "installing llama-cpp-python[server]==0.3.36 failed"

@@ -1,0 +1,369 @@
+"""Run scripts in KLayout's own interpreter on the open layout, undoably, and report what changed.
+
+The execution context contract is documented in docs/EXECUTION_CONTEXT.md. stdlib + pya only.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import tempfile
+import time
+import traceback
+
+import pya
+
+from . import guard
+
+MAX_OUTPUT = 20000
+
+
+class Session:
+    """Where scripts run: the GUI's current view, or a headless layout with its own undo manager.
+
+    Attributes:
+        layout: the open layout.
+        view: the GUI view, or None headless.
+        cellview: the GUI cell view, or None headless.
+        manager: the undo manager (the main window's in the GUI).
+        filename: the layout's file, "" when unsaved.
+    """
+
+    def __init__(self, layout, view=None, cellview=None, manager=None, filename: str = ""):
+        self.layout = layout
+        self.view = view
+        self.cellview = cellview
+        self.manager = manager
+        self.filename = filename
+        self._headless_cell = None
+
+    @classmethod
+    def current_gui(cls) -> "Session | None":
+        """The session of the GUI's active cell view, or None if no layout is open."""
+        mw = pya.MainWindow.instance() if hasattr(pya, "MainWindow") else None
+        view = pya.LayoutView.current() if mw is not None else None
+        if view is None:
+            return None
+        cv = view.active_cellview()
+        if cv is None or not cv.is_valid():
+            return None
+        return cls(cv.layout(), view=view, cellview=cv, manager=mw.manager, filename=cv.filename())
+
+    @classmethod
+    def headless(cls, layout=None) -> "Session":
+        """A headless session on a new editable layout (or the given one) with its own undo manager."""
+        mgr = pya.Manager()
+        if layout is None:
+            layout = pya.Layout(True, mgr)
+        return cls(layout, manager=mgr)
+
+    @property
+    def cell(self):
+        """The active cell; a TOP cell is created when the layout has none."""
+        if self.cellview is not None and self.cellview.cell is not None:
+            return self.cellview.cell
+        if self._headless_cell is not None and self._headless_cell.cell_index() < self.layout.cells():
+            return self._headless_cell
+        tops = list(self.layout.each_top_cell())
+        if tops:
+            c = self.layout.cell(tops[0])
+        else:
+            c = self.layout.create_cell("TOP")
+        if self.cellview is not None:
+            self.cellview.cell = c
+        self._headless_cell = c
+        return c
+
+    @property
+    def undoable(self) -> bool:
+        return self.manager is not None and self.layout.is_editable()
+
+    def begin(self, description: str) -> None:
+        if self.view is not None:
+            self.view.transaction(description)
+        else:
+            self.manager.transaction(description)
+
+    def commit(self) -> None:
+        if self.view is not None:
+            self.view.commit()
+        else:
+            self.manager.commit()
+
+    def undo(self) -> bool:
+        """Undo the last transaction. Returns False when there is nothing to undo."""
+        if self.manager is None or not self.manager.has_undo():
+            return False
+        self.manager.undo()
+        self.refresh()
+        return True
+
+    def refresh(self) -> None:
+        """Make new layers visible and the view redraw (GUI only)."""
+        if self.view is not None:
+            self.view.add_missing_layers()
+
+    def selection(self) -> list[dict]:
+        """The selected shapes in the GUI as plain dicts (empty headless)."""
+        out: list[dict] = []
+        if self.view is None:
+            return out
+        ly = self.layout
+        for obj in self.view.each_object_selected():
+            if obj.is_cell_inst():
+                inst = obj.inst()
+                out.append({"kind": "instance", "cell": ly.cell(inst.cell_index).name,
+                            "bbox": _box_um(inst.dbbox())})
+                continue
+            shape = obj.shape
+            info = ly.get_info(obj.layer)
+            d = {"kind": _shape_kind(shape), "layer": info.layer, "datatype": info.datatype,
+                 "layer_name": info.name or "", "cell": ly.cell(obj.cell_index()).name,
+                 "bbox": _box_um(shape.dbbox())}
+            if shape.is_path():
+                p = shape.dpath
+                d["width_um"] = p.width
+                d["points_um"] = [[pt.x, pt.y] for pt in p.each_point()]
+            out.append(d)
+            if len(out) >= 50:
+                break
+        return out
+
+
+def _shape_kind(shape) -> str:
+    for kind in ("box", "polygon", "path", "text", "edge"):
+        if getattr(shape, "is_" + kind)():
+            return kind
+    return "other"
+
+
+def _box_um(b) -> list[float]:
+    if b.empty():
+        return []
+    return [round(b.left, 6), round(b.bottom, 6), round(b.right, 6), round(b.top, 6)]
+
+
+def layout_fingerprint(layout) -> str:
+    """A hash of every cell, layer, instance and shape: equal hashes mean equal layouts."""
+    h = hashlib.sha256()
+    h.update(f"dbu={layout.dbu}".encode())
+    for li in sorted(layout.layer_indexes(), key=lambda i: str(layout.get_info(i))):
+        h.update(f"L{layout.get_info(li)}".encode())
+    for cell in sorted(layout.each_cell(), key=lambda c: c.name):
+        h.update(f"C{cell.name}".encode())
+        for li in layout.layer_indexes():
+            shapes = sorted(str(s) for s in cell.shapes(li).each())
+            if shapes:
+                h.update(f"S{layout.get_info(li)}:{len(shapes)}".encode())
+                h.update("\n".join(shapes).encode())
+        insts = sorted(f"{layout.cell(i.cell_index).name}@{i.trans}x{i.na}x{i.nb}" for i in cell.each_inst())
+        h.update("\n".join(insts).encode())
+    return h.hexdigest()
+
+
+def layout_summary(session: Session, max_cells: int = 30) -> dict:
+    """A compact description of the open layout, for requests and results."""
+    ly = session.layout
+    cell = session.cell if ly.cells() else None
+    layers = []
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        count = 0
+        for c in ly.each_cell():
+            count += c.shapes(li).size()
+        layers.append({"layer": info.layer, "datatype": info.datatype, "name": info.name or "", "shapes": count})
+    cells = [c.name for c in ly.each_cell()]
+    return {
+        "file": session.filename or "unsaved",
+        "dbu": ly.dbu,
+        "top_cells": [ly.cell(i).name for i in ly.each_top_cell()],
+        "active_cell": cell.name if cell is not None else None,
+        "cell_count": len(cells),
+        "cells": cells[:max_cells],
+        "layers": layers,
+        "bbox_um": _box_um(cell.dbbox()) if cell is not None else [],
+        "selection": session.selection(),
+        "editable": ly.is_editable(),
+    }
+
+
+def _changes(before: dict, after: dict) -> dict:
+    b_cells, a_cells = set(before["cells_all"]), set(after["cells_all"])
+    b_layers = {(l["layer"], l["datatype"]): l["shapes"] for l in before["layers"]}
+    a_layers = {(l["layer"], l["datatype"]): l["shapes"] for l in after["layers"]}
+    shape_delta = {f"{k[0]}/{k[1]}": a_layers.get(k, 0) - b_layers.get(k, 0)
+                   for k in set(b_layers) | set(a_layers) if a_layers.get(k, 0) != b_layers.get(k, 0)}
+    return {
+        "cells_added": sorted(a_cells - b_cells),
+        "cells_removed": sorted(b_cells - a_cells),
+        "layers_added": sorted(f"{k[0]}/{k[1]}" for k in set(a_layers) - set(b_layers)),
+        "shapes_delta": shape_delta,
+        "bbox_before_um": before["bbox_um"],
+        "bbox_after_um": after["bbox_um"],
+        "changed": before["fingerprint"] != after["fingerprint"],
+    }
+
+
+def _snapshot(session: Session) -> dict:
+    s = layout_summary(session)
+    s["cells_all"] = [c.name for c in session.layout.each_cell()]
+    s["fingerprint"] = layout_fingerprint(session.layout)
+    s["cell_indexes"] = {c.cell_index() for c in session.layout.each_cell()}
+    s["layer_indexes"] = set(session.layout.layer_indexes())
+    return s
+
+
+def make_context(session: Session, workdir: str) -> dict:
+    """The globals a script runs with (see docs/EXECUTION_CONTEXT.md)."""
+    ly = session.layout
+    cell = session.cell
+    return {
+        "__name__": "__main__",
+        "__builtins__": __builtins__,
+        "pya": pya,
+        "layout": ly,
+        "cell": cell,
+        "view": session.view,
+        "cellview": session.cellview,
+        "dbu": ly.dbu,
+        "selection": session.selection(),
+        "workdir": workdir,
+    }
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_OUTPUT:
+        return text
+    return text[:MAX_OUTPUT] + f"\n... [{len(text) - MAX_OUTPUT} more characters cut]"
+
+
+def _remove_new_objects(session: Session, before: dict) -> None:
+    """After undo: drop cells and layers the script created (cell creation is not always undone)."""
+    ly = session.layout
+    for c in list(ly.each_cell()):
+        if c.cell_index() not in before["cell_indexes"]:
+            if ly.is_valid_cell_index(c.cell_index()):
+                ly.delete_cell(c.cell_index())
+    for li in list(ly.layer_indexes()):
+        if li not in before["layer_indexes"]:
+            ly.delete_layer(li)
+
+
+def _run_guarded(session: Session, description: str, action) -> dict:
+    """Run ``action()`` in one transaction; on an exception roll everything back.
+
+    Returns a result dict with ok, exception, rolled_back, rollback_exact, undoable, changes.
+    """
+    before = _snapshot(session)
+    backup = None
+    undoable = session.undoable
+    if not undoable:
+        backup = session.layout.dup()  # viewer mode: no undo, keep a copy to restore on failure
+    exc_info = None
+    t0 = time.monotonic()
+    if undoable:
+        session.begin(description)
+    try:
+        action()
+    except BaseException as e:  # noqa: BLE001 - SystemExit from a script must not kill KLayout
+        exc_info = {
+            "type": type(e).__name__,
+            "message": str(e),
+            "traceback": "".join(traceback.format_exception(type(e), e, e.__traceback__)),
+        }
+    finally:
+        if undoable:
+            session.commit()
+    rolled_back = False
+    if exc_info is not None:
+        if undoable:
+            session.undo()
+            _remove_new_objects(session, before)
+        else:
+            session.layout.assign(backup)
+        rolled_back = True
+    session.refresh()
+    after = _snapshot(session)
+    result = {
+        "ok": exc_info is None,
+        "exception": exc_info,
+        "rolled_back": rolled_back,
+        "rollback_exact": (after["fingerprint"] == before["fingerprint"]) if rolled_back else None,
+        "undoable": undoable,
+        "duration_s": round(time.monotonic() - t0, 4),
+        "changes": _changes(before, after),
+        "summary": {k: v for k, v in after.items() if k not in ("cells_all", "fingerprint", "cell_indexes", "layer_indexes")},
+    }
+    if not undoable:
+        result["note"] = "the layout is not editable, so this change cannot be undone (start KLayout in editing mode with -e)"
+    return result
+
+
+def execute(session: Session, code: str, workdir: str | None = None, description: str = "pic-copilot script") -> dict:
+    """Execute a script on the session's layout in one undoable transaction.
+
+    Args:
+        session: where to run.
+        code: the script text.
+        workdir: a folder the script may write to (a temp folder when None).
+        description: the undo entry's name.
+
+    Returns:
+        dict with ok, stdout, stderr, exception {type, message, traceback}, rolled_back,
+        rollback_exact, undoable, duration_s, changes, summary.
+    """
+    workdir = workdir or tempfile.mkdtemp(prefix="pic-copilot-run-")
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        compiled = compile(code, "<pic-copilot script>", "exec")
+    except SyntaxError as e:
+        return {"ok": False, "stdout": "", "stderr": "", "rolled_back": False, "rollback_exact": None,
+                "undoable": session.undoable, "duration_s": 0.0, "changes": {}, "summary": layout_summary(session),
+                "exception": {"type": "SyntaxError", "message": str(e),
+                              "traceback": "".join(traceback.format_exception_only(type(e), e))}}
+    ctx = make_context(session, workdir)
+    cwd = os.getcwd()
+
+    def action():
+        os.chdir(workdir)
+        try:
+            with guard.blocking(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                exec(compiled, ctx)
+        finally:
+            os.chdir(cwd)
+
+    result = _run_guarded(session, description, action)
+    result["stdout"] = _clip(out.getvalue())
+    result["stderr"] = _clip(err.getvalue())
+    result["workdir"] = workdir
+    return result
+
+
+def insert_layout_files(session: Session, paths: list[str], description: str = "pic-copilot insert") -> dict:
+    """Insert each GDS/OAS file's top cell(s) under the active cell, all in one undoable transaction.
+
+    The files must be readable by this KLayout (gdsfactory 9 GDS must be written without metadata;
+    the engine rewrites them before asking).
+    """
+    inserted: list[str] = []
+
+    def action():
+        parent = session.cell
+        for path in paths:
+            src = pya.Layout()
+            src.read(path)
+            if abs(src.dbu - session.layout.dbu) > 1e-12:
+                src.dbu = session.layout.dbu  # keep micrometre geometry: scale to the target's grid
+            for top_index in src.each_top_cell():
+                top = src.cell(top_index)
+                new = session.layout.create_cell(top.name)
+                new.copy_tree(top)
+                parent.insert(pya.CellInstArray(new.cell_index(), pya.Trans()))
+                inserted.append(new.name)
+
+    result = _run_guarded(session, description, action)
+    result["inserted_cells"] = inserted if result["ok"] else []
+    result["stdout"] = ""
+    result["stderr"] = ""
+    return result

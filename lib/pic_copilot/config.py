@@ -1,0 +1,190 @@
+"""Configuration: which LLM endpoint to use, per-agent models, run limits, folders.
+
+Precedence (highest first): environment variables, the config file, built-in defaults.
+
+Environment variables:
+    PIC_COPILOT_PROVIDER   "local" (embedded model), "openai" (any OpenAI-compatible URL) or "anthropic"
+    PIC_COPILOT_BASE_URL   endpoint base URL, e.g. http://host:8000/v1 (also OPENAI_BASE_URL)
+    PIC_COPILOT_API_KEY    API key (also OPENAI_API_KEY, ANTHROPIC_API_KEY for the anthropic provider)
+    PIC_COPILOT_MODEL      model name sent to the endpoint
+    PIC_COPILOT_CONFIG     path of the config file (default ~/.config/pic-copilot/config.toml)
+    PIC_COPILOT_HOME       shared data folder (embedded LLM runtime + model, history)
+
+Config file (TOML)::
+
+    provider = "openai"
+    base_url = "https://example/v1"
+    model = "some-model"
+    max_rounds = 3
+    mode = "interactive"
+    [agents.planner]
+    model = "a-smaller-model"
+
+The API key is never read from the main config file's text into logs: it is kept in a
+separate credentials file (mode 0600) next to it, and ``Settings.__repr__`` masks it.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+LOCAL_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+
+def data_home() -> Path:
+    """Shared data folder: the embedded LLM runtime and model, run history."""
+    return Path(os.environ.get("PIC_COPILOT_HOME") or Path.home() / ".local/share/pic-copilot")
+
+
+def config_path() -> Path:
+    """Path of the user's config file."""
+    return Path(os.environ.get("PIC_COPILOT_CONFIG") or Path.home() / ".config/pic-copilot/config.toml")
+
+
+def credentials_path() -> Path:
+    """Path of the file that holds the API key (mode 0600), next to the config file."""
+    return config_path().with_name("credentials")
+
+
+def project_root() -> Path:
+    """The package checkout (the salt grain folder)."""
+    return Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class AgentModel:
+    """Per-agent override of the model and sampling.
+
+    Attributes:
+        model: model name for this agent, or None to use the default.
+        temperature: sampling temperature, or None for the default.
+        max_tokens: completion limit, or None for the default.
+    """
+
+    model: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the engine needs to know about the LLM endpoint and run limits.
+
+    Attributes:
+        provider: "local", "openai" or "anthropic".
+        base_url: endpoint base URL (for "local" it is filled in when the server starts).
+        api_key: secret; masked in repr; never logged.
+        model: default model name.
+        temperature: default sampling temperature.
+        max_tokens: default completion limit.
+        timeout_s: per-request read timeout.
+        connect_timeout_s: connection timeout.
+        max_retries: retries on 429, 5xx and connection errors.
+        max_rounds: evaluator feedback rounds.
+        mode: "interactive" (run on the open layout) or "sandbox".
+        agents: per-agent overrides keyed by agent name.
+    """
+
+    provider: str = "local"
+    base_url: str = ""
+    api_key: str = field(default="", repr=False)
+    model: str = LOCAL_MODEL_NAME
+    temperature: float = 0.2
+    max_tokens: int = 1024
+    timeout_s: float = 180.0
+    connect_timeout_s: float = 5.0
+    max_retries: int = 3
+    max_rounds: int = 3
+    mode: str = "interactive"
+    agents: dict[str, AgentModel] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # never show the key
+        key = "***" if self.api_key else ""
+        return (f"Settings(provider={self.provider!r}, base_url={self.base_url!r}, model={self.model!r}, "
+                f"api_key={key!r}, max_rounds={self.max_rounds}, mode={self.mode!r})")
+
+    def for_agent(self, agent: str) -> "AgentModel":
+        """The effective model/temperature/max_tokens for one agent."""
+        o = self.agents.get(agent, AgentModel())
+        return AgentModel(
+            model=o.model or self.model,
+            temperature=self.temperature if o.temperature is None else o.temperature,
+            max_tokens=o.max_tokens or self.max_tokens,
+        )
+
+    def public_dict(self) -> dict:
+        """A dict safe to log or write to a history file (no key)."""
+        return {
+            "provider": self.provider, "base_url": self.base_url, "model": self.model,
+            "api_key_set": bool(self.api_key), "temperature": self.temperature,
+            "max_tokens": self.max_tokens, "max_rounds": self.max_rounds, "mode": self.mode,
+            "agents": {k: v.__dict__ for k, v in self.agents.items()},
+        }
+
+
+def _read_toml(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"config file {path} is not valid TOML: {e}") from None
+
+
+def read_api_key_file() -> str:
+    """The API key stored by the settings dialog, or ""."""
+    p = credentials_path()
+    try:
+        return p.read_text().strip()
+    except OSError:
+        return ""
+
+
+def write_api_key_file(key: str) -> Path:
+    """Store the API key in the credentials file with mode 0600."""
+    p = credentials_path()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.strip())
+    os.chmod(p, 0o600)
+    return p
+
+
+def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -> Settings:
+    """Build the effective settings from defaults, the config file and the environment."""
+    env = dict(os.environ if env is None else env)
+    data = _read_toml(path or config_path())
+    agents = {name: AgentModel(**{k: v for k, v in spec.items() if k in ("model", "temperature", "max_tokens")})
+              for name, spec in (data.get("agents") or {}).items()}
+    s = Settings(agents=agents)
+    simple = {k: data[k] for k in ("provider", "base_url", "model", "temperature", "max_tokens", "timeout_s",
+                                   "connect_timeout_s", "max_retries", "max_rounds", "mode") if k in data}
+    s = replace(s, **simple)
+
+    base_url = env.get("PIC_COPILOT_BASE_URL") or env.get("OPENAI_BASE_URL")
+    provider = env.get("PIC_COPILOT_PROVIDER")
+    if base_url:
+        s = replace(s, base_url=base_url, provider=provider or ("openai" if s.provider == "local" else s.provider))
+    if provider:
+        s = replace(s, provider=provider)
+    if s.provider not in ("local", "openai", "anthropic"):
+        raise ValueError(f"unknown provider {s.provider!r}: use local, openai or anthropic")
+    if s.provider == "anthropic" and not s.base_url:
+        s = replace(s, base_url="https://api.anthropic.com")
+    if s.provider == "local":
+        s = replace(s, model=data.get("model", LOCAL_MODEL_NAME) if not env.get("PIC_COPILOT_MODEL") else env["PIC_COPILOT_MODEL"])
+    elif env.get("PIC_COPILOT_MODEL"):
+        s = replace(s, model=env["PIC_COPILOT_MODEL"])
+
+    key = env.get("PIC_COPILOT_API_KEY")
+    if not key:
+        key = env.get("ANTHROPIC_API_KEY") if s.provider == "anthropic" else env.get("OPENAI_API_KEY")
+    if not key and s.provider != "local":
+        key = read_api_key_file()
+    s = replace(s, api_key=key or "")
+    if env.get("PIC_COPILOT_MAX_ROUNDS"):
+        s = replace(s, max_rounds=int(env["PIC_COPILOT_MAX_ROUNDS"]))
+    return s

@@ -1,0 +1,357 @@
+"""LLM client on httpx: OpenAI-compatible chat completions and the Anthropic messages API.
+
+One method, :meth:`LLMClient.chat`, covers streaming and non-streaming calls, JSON-schema
+structured output, bounded retries with backoff (429 honours ``Retry-After``; 5xx, dropped
+streams, timeouts and connection errors are retried), cancellation, and usage recording.
+The API key is sent in a header and never appears in an exception message or a record.
+"""
+from __future__ import annotations
+
+import email.utils
+import json
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import httpx
+
+from ..config import Settings
+from .errors import (
+    LLMAuthError, LLMCancelled, LLMConnectionError, LLMError, LLMProtocolError, LLMRateLimitError,
+    LLMRequestError, LLMServerError, LLMStreamError, LLMTimeoutError,
+)
+from .usage import UsageRecorder
+
+Message = dict  # {"role": "system"|"user"|"assistant", "content": str}
+TokenCallback = Callable[[str | None], None]  # text delta; None means "the stream restarted"
+
+MAX_RETRY_AFTER_S = 60.0
+
+
+class _RetryNow(LLMError):
+    """Internal: repeat the request at once with a different structured-output style."""
+
+    retryable = True
+    kind = "retry-now"
+
+
+@dataclass
+class ChatResult:
+    """What one chat call returned.
+
+    Attributes:
+        text: the assistant's full answer.
+        model: model name the server reported.
+        prompt_tokens / completion_tokens: usage as reported (or estimated when absent).
+        latency_s: wall time of the successful attempt, request to last byte.
+        ttft_s: time to the first content token (streaming), else equal to latency_s.
+        finish_reason: "stop", "length", ...
+        attempts: how many HTTP attempts it took.
+    """
+
+    text: str
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    ttft_s: float = 0.0
+    finish_reason: str | None = None
+    attempts: int = 1
+    extra: dict = field(default_factory=dict)
+
+
+def _retry_after_seconds(value: str | None) -> float | None:
+    """Parse a Retry-After header (delta-seconds or HTTP-date)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+        return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4) if text else 0
+
+
+class LLMClient:
+    """Talks to one endpoint described by :class:`Settings`.
+
+    Args:
+        settings: endpoint, key, model and limits.
+        usage: where calls, tokens and latency are recorded (a fresh recorder if None).
+        transport: optional httpx transport (tests).
+    """
+
+    def __init__(self, settings: Settings, usage: UsageRecorder | None = None,
+                 transport: httpx.BaseTransport | None = None):
+        if not settings.base_url:
+            raise LLMRequestError("no LLM endpoint configured (base_url is empty)")
+        self.settings = settings
+        self.usage = usage or UsageRecorder()
+        timeout = httpx.Timeout(settings.timeout_s, connect=settings.connect_timeout_s)
+        self._http = httpx.Client(timeout=timeout, transport=transport)
+        # the structured-output style the endpoint accepts, found on first use
+        self._json_style: str | None = "json_object" if settings.provider == "local" else None
+        self._prompt_estimate = 0
+
+    def close(self) -> None:
+        self._http.close()
+
+    # ------------------------------------------------------------------ public
+    def chat(self, messages: list[Message], *, agent: str = "default", json_schema: dict | None = None,
+             stream: bool = False, on_token: TokenCallback | None = None, temperature: float | None = None,
+             max_tokens: int | None = None, cancel: threading.Event | None = None,
+             seed: int | None = None) -> ChatResult:
+        """Send a chat request and return the answer.
+
+        Args:
+            messages: chat history, system message first if any.
+            agent: agent name, used for the per-agent model override and the usage record.
+            json_schema: when given, ask the server to constrain the answer to this JSON schema.
+            stream: stream the answer (``on_token`` receives each text delta).
+            on_token: callback for streamed text; receives None when a retry restarts the stream.
+            temperature / max_tokens: override the agent's defaults.
+            cancel: set this event to abort the call (checked between streamed chunks and retries).
+            seed: sampling seed, passed through when set.
+
+        Raises:
+            LLMError subclasses: one per failure kind; retryable ones only after the retries ran out.
+        """
+        spec = self.settings.for_agent(agent)
+        params = {
+            "model": spec.model,
+            "temperature": spec.temperature if temperature is None else temperature,
+            "max_tokens": max_tokens or spec.max_tokens,
+        }
+        if seed is not None:
+            params["seed"] = seed
+        # stream internally whenever cancellation is possible, so Stop acts within a chunk
+        use_stream = stream or cancel is not None
+        attempts = 0
+        t_start = time.monotonic()
+        while True:
+            attempts += 1
+            if cancel is not None and cancel.is_set():
+                raise LLMCancelled("request cancelled")
+            try:
+                result = self._once(messages, params, json_schema, use_stream, on_token, cancel)
+                result.attempts = attempts
+                self.usage.record(agent=agent, model=result.model or spec.model, prompt_tokens=result.prompt_tokens,
+                                  completion_tokens=result.completion_tokens, latency_s=time.monotonic() - t_start,
+                                  ttft_s=result.ttft_s, attempts=attempts, ok=True)
+                return result
+            except _RetryNow:
+                attempts -= 1
+                continue
+            except LLMError as e:
+                if not e.retryable or attempts > self.settings.max_retries:
+                    self.usage.record(agent=agent, model=spec.model, prompt_tokens=0, completion_tokens=0,
+                                      latency_s=time.monotonic() - t_start, ttft_s=0.0, attempts=attempts,
+                                      ok=False, error=e.kind)
+                    if e.retryable:
+                        raise type(e)(f"{e} (gave up after {attempts} attempts)", status=e.status) if not isinstance(e, LLMRateLimitError) \
+                            else LLMRateLimitError(f"{e} (gave up after {attempts} attempts)", retry_after=e.retry_after)
+                    raise
+                delay = self._backoff(attempts, e)
+                if on_token is not None and use_stream:
+                    on_token(None)
+                self._sleep(delay, cancel)
+
+    # ------------------------------------------------------------------ internals
+    @staticmethod
+    def _backoff(attempt: int, err: LLMError) -> float:
+        """Seconds to wait before the next attempt: Retry-After when given, else capped exponential."""
+        if isinstance(err, LLMRateLimitError) and err.retry_after is not None:
+            return min(err.retry_after, MAX_RETRY_AFTER_S)
+        return min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.8 + 0.4 * random.random())
+
+    @staticmethod
+    def _sleep(delay: float, cancel: threading.Event | None) -> None:
+        if cancel is None:
+            time.sleep(delay)
+        elif cancel.wait(delay):
+            raise LLMCancelled("request cancelled")
+
+    def _once(self, messages, params, json_schema, stream, on_token, cancel) -> ChatResult:
+        if self.settings.provider == "anthropic":
+            url, headers, body = self._anthropic_request(messages, params, json_schema, stream)
+        else:
+            url, headers, body = self._openai_request(messages, params, json_schema, stream)
+        self._prompt_estimate = sum(_estimate_tokens(str(m.get("content", ""))) for m in messages)
+        t0 = time.monotonic()
+        try:
+            if not stream:
+                resp = self._http.post(url, headers=headers, json=body)
+                self._raise_for_status(resp)
+                return self._parse_full(resp, t0)
+            with self._http.stream("POST", url, headers=headers, json=body) as resp:
+                if resp.status_code >= 400:
+                    resp.read()
+                    self._raise_for_status(resp)
+                return self._parse_stream(resp, t0, on_token, cancel)
+        except httpx.TimeoutException as e:
+            raise LLMTimeoutError(f"LLM endpoint {self._where()} did not answer in time ({type(e).__name__})") from None
+        except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as e:
+            if isinstance(e, httpx.ConnectError):
+                raise LLMConnectionError(f"cannot reach the LLM endpoint {self._where()}: {e}") from None
+            raise LLMStreamError(f"connection to {self._where()} broke during the answer: {type(e).__name__}") from None
+
+    def _where(self) -> str:
+        return self.settings.base_url.rstrip("/")
+
+    # -- OpenAI-compatible
+    def _openai_request(self, messages, params, json_schema, stream):
+        url = self._where() + "/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        if self.settings.api_key:
+            headers["Authorization"] = f"Bearer {self.settings.api_key}"
+        body = {"messages": messages, **params, "stream": stream}
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        if json_schema is not None:
+            style = self._json_style or "json_schema"
+            if style == "json_schema":
+                body["response_format"] = {"type": "json_schema",
+                                           "json_schema": {"name": "answer", "schema": json_schema, "strict": True}}
+            elif style == "json_object":
+                body["response_format"] = {"type": "json_object", "schema": json_schema}
+        return url, headers, body
+
+    # -- Anthropic
+    def _anthropic_request(self, messages, params, json_schema, stream):
+        url = self._where() + "/v1/messages"
+        headers = {"Content-Type": "application/json", "anthropic-version": "2023-06-01"}
+        if self.settings.api_key:
+            headers["x-api-key"] = self.settings.api_key
+        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+        if json_schema is not None:
+            system += ("\n\nAnswer with one JSON object only, no prose, that matches this JSON schema:\n"
+                       + json.dumps(json_schema))
+        body = {"model": params["model"], "max_tokens": params["max_tokens"], "temperature": params["temperature"],
+                "messages": [m for m in messages if m["role"] != "system"], "stream": stream}
+        if system:
+            body["system"] = system
+        return url, headers, body
+
+    def _raise_for_status(self, resp: httpx.Response) -> None:
+        code = resp.status_code
+        if code < 400:
+            return
+        try:
+            detail = resp.text[:300]
+        except Exception:  # noqa: BLE001 - body may be unreadable
+            detail = ""
+        where = self._where()
+        if code in (400, 422, 500) and "response_format" in detail and self._json_style != "none":
+            # the server does not know this structured-output style (llama.cpp answers 500): try the next one
+            self._json_style = {None: "json_object", "json_schema": "json_object", "json_object": "none"}[self._json_style]
+            raise _RetryNow()
+        if code == 429:
+            raise LLMRateLimitError(f"rate limited by {where} (HTTP 429)",
+                                    retry_after=_retry_after_seconds(resp.headers.get("retry-after")))
+        if code in (401, 403):
+            raise LLMAuthError(f"{where} refused the credentials (HTTP {code}); check the API key", status=code)
+        if code >= 500:
+            raise LLMServerError(f"{where} failed with HTTP {code}: {detail}", status=code)
+        raise LLMRequestError(f"{where} rejected the request (HTTP {code}): {detail}", status=code)
+
+    def _parse_full(self, resp: httpx.Response, t0: float) -> ChatResult:
+        latency = time.monotonic() - t0
+        try:
+            data = resp.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise LLMProtocolError(f"{self._where()} answered with invalid JSON: {resp.text[:200]!r}") from None
+        try:
+            if self.settings.provider == "anthropic":
+                text = "".join(b.get("text", "") for b in data["content"] if b.get("type") == "text")
+                u = data.get("usage") or {}
+                return ChatResult(text=text, model=data.get("model", ""), prompt_tokens=u.get("input_tokens", 0),
+                                  completion_tokens=u.get("output_tokens", 0), latency_s=latency, ttft_s=latency,
+                                  finish_reason=data.get("stop_reason"))
+            choice = data["choices"][0]
+            text = choice["message"].get("content") or ""
+            u = data.get("usage") or {}
+            return ChatResult(text=text, model=data.get("model", ""),
+                              prompt_tokens=u.get("prompt_tokens", 0),
+                              completion_tokens=u.get("completion_tokens", _estimate_tokens(text)),
+                              latency_s=latency, ttft_s=latency, finish_reason=choice.get("finish_reason"))
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raise LLMProtocolError(f"{self._where()} answered without the expected fields: {str(data)[:200]}") from None
+
+    def _sse_events(self, resp: httpx.Response, cancel) -> Iterator[dict | str]:
+        for line in resp.iter_lines():
+            if cancel is not None and cancel.is_set():
+                raise LLMCancelled("request cancelled")
+            if not line or line.startswith(":") or line.startswith("event:"):
+                continue
+            if not line.startswith("data:"):
+                continue
+            payload = line[5:].strip()
+            if payload == "[DONE]":
+                yield "[DONE]"
+                return
+            try:
+                yield json.loads(payload)
+            except json.JSONDecodeError:
+                raise LLMProtocolError(f"{self._where()} streamed invalid JSON: {payload[:200]!r}") from None
+
+    def _parse_stream(self, resp, t0, on_token, cancel) -> ChatResult:
+        parts: list[str] = []
+        ttft = None
+        model = ""
+        usage_in = usage_out = 0
+        finish = None
+        complete = False
+        anthropic = self.settings.provider == "anthropic"
+        for ev in self._sse_events(resp, cancel):
+            if ev == "[DONE]":
+                complete = True
+                break
+            delta = ""
+            if anthropic:
+                t = ev.get("type")
+                if t == "message_start":
+                    msg = ev.get("message", {})
+                    model = msg.get("model", model)
+                    usage_in = (msg.get("usage") or {}).get("input_tokens", 0)
+                elif t == "content_block_delta":
+                    delta = (ev.get("delta") or {}).get("text", "")
+                elif t == "message_delta":
+                    usage_out = (ev.get("usage") or {}).get("output_tokens", usage_out)
+                    finish = (ev.get("delta") or {}).get("stop_reason", finish)
+                elif t == "message_stop":
+                    complete = True
+                    break
+                elif t == "error":
+                    raise LLMServerError(f"{self._where()} reported an error mid-stream: {ev.get('error')}")
+            else:
+                model = ev.get("model", model) or model
+                if ev.get("usage"):
+                    usage_in = ev["usage"].get("prompt_tokens", usage_in)
+                    usage_out = ev["usage"].get("completion_tokens", usage_out)
+                for ch in ev.get("choices") or []:
+                    delta += (ch.get("delta") or {}).get("content") or ""
+                    finish = ch.get("finish_reason") or finish
+            if delta:
+                if ttft is None:
+                    ttft = time.monotonic() - t0
+                parts.append(delta)
+                if on_token is not None:
+                    on_token(delta)
+        if not complete:
+            raise LLMStreamError(f"the answer from {self._where()} stopped before it was complete")
+        text = "".join(parts)
+        latency = time.monotonic() - t0
+        if not usage_in:  # llama.cpp does not report usage while streaming: estimate it
+            usage_in = self._prompt_estimate
+        return ChatResult(text=text, model=model, prompt_tokens=usage_in,
+                          completion_tokens=usage_out or _estimate_tokens(text), latency_s=latency,
+                          ttft_s=ttft if ttft is not None else latency, finish_reason=finish)

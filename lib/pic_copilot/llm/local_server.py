@@ -1,0 +1,167 @@
+"""The embedded default LLM: a llama.cpp OpenAI-compatible server on 127.0.0.1.
+
+The server is started on demand, reused when one is already healthy (by any process that
+left its state file), and stopped only when asked. Its state lives in
+``<data home>/llm-server.json``: pid, port, model path, who started it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from ..config import data_home
+from ..setup_assets import llm_model_path
+
+DEFAULT_PORT = 18765
+N_CTX = 8192
+
+
+class LocalServerError(RuntimeError):
+    """The embedded LLM cannot be started; the message says which set-up step fixes it."""
+
+
+@dataclass
+class ServerInfo:
+    """A running embedded server."""
+
+    pid: int
+    port: int
+    model: str
+    started_by_us: bool = False
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+def _state_file() -> Path:
+    return data_home() / "llm-server.json"
+
+
+def runtime_python() -> Path:
+    """The python of the venv that holds llama-cpp-python[server]."""
+    return data_home() / "llm-venv" / "bin" / "python"
+
+
+def is_healthy(port: int, timeout: float = 2.0) -> bool:
+    """True if an OpenAI-compatible server answers /v1/models on this port."""
+    try:
+        r = httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=timeout)
+        return r.status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def status() -> ServerInfo | None:
+    """The running embedded server, or None."""
+    try:
+        st = json.loads(_state_file().read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    if _pid_alive(st.get("pid", -1)) and is_healthy(st["port"]):
+        return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
+    return None
+
+
+def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
+    """Return a healthy embedded server, starting one if none is running.
+
+    Raises:
+        LocalServerError: runtime or model missing (run scripts/setup.sh), or the server did not
+            become healthy in time (the log path is in the message).
+    """
+    running = status()
+    if running is not None:
+        return running
+    py = runtime_python()
+    model = llm_model_path(data_home())
+    if not py.exists():
+        raise LocalServerError(f"the embedded LLM runtime is not installed ({py} missing); run scripts/setup.sh")
+    if not model.exists():
+        raise LocalServerError(f"the embedded LLM model is not installed ({model} missing); run scripts/setup.sh")
+    if port is None:
+        port = DEFAULT_PORT if _port_free(DEFAULT_PORT) else _free_port()
+    log = data_home() / "llm-server.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    threads = str(max(1, min(4, os.cpu_count() or 2)))
+    cmd = [str(py), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+           "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads]
+    with open(log, "ab") as lf:
+        proc = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise LocalServerError(f"the embedded LLM server exited with code {proc.returncode}; see {log}")
+        if is_healthy(port, timeout=1.0):
+            info = ServerInfo(pid=proc.pid, port=port, model=str(model), started_by_us=True)
+            _state_file().write_text(json.dumps({"pid": proc.pid, "port": port, "model": str(model),
+                                                 "started": time.time()}))
+            return info
+        time.sleep(0.25)
+    proc.kill()
+    raise LocalServerError(f"the embedded LLM server did not become healthy within {timeout_s:.0f} s; see {log}")
+
+
+def stop() -> bool:
+    """Stop the embedded server recorded in the state file. Returns True if one was stopped."""
+    try:
+        st = json.loads(_state_file().read_text())
+    except (OSError, json.JSONDecodeError):
+        return False
+    pid = st.get("pid", -1)
+    stopped = False
+    if _pid_alive(pid):
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        for _ in range(40):
+            if not _pid_alive(pid):
+                break
+            time.sleep(0.1)
+        else:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        stopped = True
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+    _state_file().unlink(missing_ok=True)
+    return stopped

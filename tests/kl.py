@@ -1,0 +1,43 @@
+"""Helpers for tests that run inside the real KLayout application."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KLAYOUT = shutil.which("klayout")
+
+
+def private_home(tmp: Path) -> Path:
+    """A KLAYOUT_HOME with the package linked into salt and the tip dialogs switched off."""
+    home = tmp / "klayout-home"
+    (home / "salt").mkdir(parents=True, exist_ok=True)
+    link = home / "salt" / "pic-copilot"
+    if not link.exists():
+        link.symlink_to(ROOT)
+    (home / "klayoutrc").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<config>\n'
+        " <tip-window-hidden>only-top-level-shown-by-default=3,macro-editor-basic-tips=0,editor-mode-switch-tip=0</tip-window-hidden>\n"
+        " <macro-editor-stop-on-exception>false</macro-editor-stop-on-exception>\n</config>\n")
+    return home
+
+
+def run_batch(script: Path, tmp: Path, timeout: float = 120, **defs) -> subprocess.CompletedProcess:
+    """Run ``klayout -b -r script`` with ``-rd`` definitions and a private KLAYOUT_HOME."""
+    cmd = [KLAYOUT, "-b", "-r", str(script), "-rd", f"root={ROOT}"]
+    for k, v in defs.items():
+        cmd += ["-rd", f"{k}={v}"]
+    env = dict(os.environ, KLAYOUT_HOME=str(private_home(tmp)))
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def run_cases(script: Path, tmp: Path, **defs) -> dict:
+    """Run a KLayout-side case script that writes a JSON dict to the file given as `out`."""
+    out = tmp / (script.stem + ".json")
+    proc = run_batch(script, tmp, out=out, **defs)
+    if not out.exists():
+        raise AssertionError(f"KLayout case script failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return json.loads(out.read_text())

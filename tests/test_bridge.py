@@ -1,0 +1,60 @@
+"""The bridge, inside the real KLayout application (klayout -b): undo, rollback, context, inserts."""
+import pytest
+
+from kl import KLAYOUT, ROOT, run_cases
+
+pytestmark = [pytest.mark.klayout, pytest.mark.skipif(KLAYOUT is None, reason="KLayout is not installed")]
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory):
+    res = run_cases(ROOT / "tests/klayout/bridge_cases.py", tmp_path_factory.mktemp("bridge"))
+    for name, r in res.items():
+        assert "harness_error" not in r, f"{name}: {r.get('harness_error')}"
+    return res
+
+
+def test_script_adds_shapes_and_one_undo_reverts(cases):
+    r = cases["adds_shapes_then_undo"]
+    assert r["ok"] and r["changed"] and r["n_after"] == 5 and "added 5" in r["stdout"]
+    assert r["changes"]["shapes_delta"] == {"2/0": 5} and r["changes"]["cells_added"] == ["SUB"]
+    assert r["undone"] and r["restored"]
+
+
+def test_raising_script_leaves_layout_exactly_as_before(cases):
+    r = cases["raising_script_leaves_layout_unchanged"]
+    assert not r["ok"] and r["rolled_back"] and r["rollback_exact"] and r["same_hash"]
+    assert r["exception"]["type"] == "ValueError" and "boom at the end" in r["exception"]["traceback"]
+    assert r["cells"] == r["cells0"]
+
+
+def test_syntax_error(cases):
+    r = cases["syntax_error_reported"]
+    assert not r["ok"] and r["type"] == "SyntaxError" and r["same_hash"]
+
+
+def test_gdsfactory_import_is_refused_with_reason(cases):
+    r = cases["gdsfactory_import_refused"]
+    assert not r["ok"] and r["type"] == "ImportError" and "crash KLayout" in r["message"]
+
+
+def test_sys_exit_is_contained(cases):
+    r = cases["sys_exit_does_not_kill_klayout"]
+    assert not r["ok"] and r["type"] == "SystemExit" and r["same_hash"]
+
+
+def test_execution_context_contract(cases):
+    r = cases["context_contract"]
+    assert r["ok"] and r["stdout"] == "Layout Cell None None 0.001 [] True"
+
+
+def test_insert_gds_is_one_undoable_step(cases):
+    r = cases["insert_gds_file"]
+    assert r["ok"] and r["inserted"] == ["MMI_TEST"]
+    assert r["bbox"] == [-10.0, -1.25, 15.5, 1.25]
+    assert r["undo_restores"]
+
+
+def test_insert_unreadable_file_rolls_back(cases):
+    r = cases["insert_bad_file_rolls_back"]
+    assert not r["ok"] and r["has_exception"] and r["same_hash"]

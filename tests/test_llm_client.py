@@ -1,0 +1,164 @@
+"""The LLM client against a scripted OpenAI-compatible server that injects faults.
+
+Each fault ends in a clear error type or a successful retry, never a hang: every test
+runs under a wall-clock bound enforced by the client's own timeouts.
+"""
+import json
+import socket
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+
+from pic_copilot.config import Settings, load_settings
+from pic_copilot.llm import (
+    LLMAuthError, LLMCancelled, LLMClient, LLMConnectionError, LLMProtocolError, LLMRateLimitError,
+    LLMServerError, LLMStreamError, LLMTimeoutError,
+)
+from pic_copilot.testing.scripted_llm import ScriptedLLM
+
+MSG = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hello"}]
+SECRET = "sk-test-SECRET-0123456789"
+
+
+def client_for(srv, **kw):
+    s = Settings(provider="openai", base_url=srv.base_url, api_key=SECRET, model="m", timeout_s=kw.pop("timeout_s", 5),
+                 connect_timeout_s=2, max_retries=kw.pop("max_retries", 3))
+    return LLMClient(s)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_plain_answer_and_usage(stream):
+    with ScriptedLLM([{"content": "hi there, designer"}]) as srv:
+        c = client_for(srv)
+        tokens = []
+        r = c.chat(MSG, agent="programmer", stream=stream, on_token=tokens.append)
+        assert r.text == "hi there, designer"
+        assert r.completion_tokens > 0
+        if stream:
+            assert "".join(t for t in tokens if t) == r.text and len(tokens) >= 2
+            assert srv.requests[0]["stream"] is True
+        assert srv.requests[0]["model"] == "m"
+        tot = c.usage.totals()
+        assert tot["calls"] == 1 and tot["per_agent"]["programmer"]["calls"] == 1
+
+
+def test_429_honours_retry_after_then_succeeds():
+    with ScriptedLLM([{"status": 429, "headers": {"Retry-After": "1"}}, {"content": "ok"}]) as srv:
+        c = client_for(srv)
+        t0 = time.monotonic()
+        r = c.chat(MSG)
+        waited = time.monotonic() - t0
+        assert r.text == "ok" and r.attempts == 2
+        assert 0.9 <= waited < 4, waited
+
+
+def test_429_forever_gives_clear_error():
+    with ScriptedLLM([{"status": 429, "headers": {"Retry-After": "0"}}]) as srv:
+        with pytest.raises(LLMRateLimitError, match="gave up after 3 attempts"):
+            client_for(srv, max_retries=2).chat(MSG)
+        assert len(srv.requests) == 3
+
+
+def test_500_retried_then_ok():
+    with ScriptedLLM([{"status": 500}, {"status": 503}, {"content": "fine"}]) as srv:
+        r = client_for(srv).chat(MSG, stream=True)
+        assert r.text == "fine" and r.attempts == 3
+
+
+def test_500_forever_is_server_error():
+    with ScriptedLLM([{"status": 500}]) as srv:
+        with pytest.raises(LLMServerError, match="HTTP 500"):
+            client_for(srv, max_retries=1).chat(MSG)
+
+
+def test_dropped_stream_is_retried_and_restart_signalled():
+    steps = [{"content": "a" * 100, "drop_after": 2}, {"content": "complete answer"}]
+    with ScriptedLLM(steps) as srv:
+        seen = []
+        r = client_for(srv).chat(MSG, stream=True, on_token=seen.append)
+        assert r.text == "complete answer"
+        assert None in seen  # the panel is told to clear the partial text
+        assert "".join(t for t in seen[seen.index(None) + 1:] if t) == "complete answer"
+
+
+def test_dropped_stream_forever_is_stream_error():
+    with ScriptedLLM([{"content": "a" * 100, "drop_after": 1}]) as srv:
+        with pytest.raises(LLMStreamError):
+            client_for(srv, max_retries=1).chat(MSG, stream=True)
+
+
+def test_timeout_is_timeout_error_not_hang():
+    with ScriptedLLM([{"delay": 3, "content": "late"}]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(LLMTimeoutError):
+            client_for(srv, timeout_s=0.5, max_retries=1).chat(MSG)
+        assert time.monotonic() - t0 < 5
+
+
+def test_invalid_json_body_is_protocol_error():
+    with ScriptedLLM([{"raw": "<html>oops</html>"}]) as srv:
+        with pytest.raises(LLMProtocolError, match="invalid JSON"):
+            client_for(srv).chat(MSG)
+        assert len(srv.requests) == 1  # not retried: retrying would not help
+
+
+def test_invalid_json_in_stream_is_protocol_error():
+    with ScriptedLLM([{"content": "abc", "invalid_chunk": True}]) as srv:
+        with pytest.raises(LLMProtocolError, match="streamed invalid JSON"):
+            client_for(srv).chat(MSG, stream=True)
+
+
+def test_connection_refused_is_connection_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    c = LLMClient(Settings(provider="openai", base_url=f"http://127.0.0.1:{port}/v1", api_key=SECRET, max_retries=1))
+    t0 = time.monotonic()
+    with pytest.raises(LLMConnectionError, match="cannot reach") as ei:
+        c.chat(MSG)
+    assert SECRET not in str(ei.value)
+    assert time.monotonic() - t0 < 5
+
+
+def test_auth_error_not_retried_and_key_not_in_message():
+    with ScriptedLLM([{"status": 401}]) as srv:
+        with pytest.raises(LLMAuthError) as ei:
+            client_for(srv).chat(MSG)
+        assert SECRET not in str(ei.value) and len(srv.requests) == 1
+
+
+def test_cancel_stops_stream_within_a_second():
+    steps = [{"content": "x" * 2000, "chunk_chars": 4, "chunk_delay": 0.01}]
+    with ScriptedLLM(steps) as srv:
+        cancel = threading.Event()
+        threading.Timer(0.3, cancel.set).start()
+        t0 = time.monotonic()
+        with pytest.raises(LLMCancelled):
+            client_for(srv).chat(MSG, cancel=cancel)
+        assert time.monotonic() - t0 < 1.3
+
+
+def test_json_schema_is_sent_as_response_format():
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    with ScriptedLLM([{"content": '{"a": 1}'}]) as srv:
+        r = client_for(srv).chat(MSG, json_schema=schema)
+        assert json.loads(r.text) == {"a": 1}
+        rf = srv.requests[0]["response_format"]
+        assert rf["type"] == "json_schema" and rf["json_schema"]["schema"] == schema
+
+
+def test_settings_precedence_and_masking(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('provider = "openai"\nbase_url = "http://file/v1"\nmodel = "file-model"\n'
+                   '[agents.planner]\nmodel = "small"\n')
+    s = load_settings(env={"PIC_COPILOT_CONFIG": str(cfg), "OPENAI_API_KEY": SECRET,
+                           "PIC_COPILOT_MODEL": "env-model"}, path=cfg)
+    assert s.base_url == "http://file/v1" and s.model == "env-model" and s.api_key == SECRET
+    assert s.for_agent("planner").model == "small" and s.for_agent("programmer").model == "env-model"
+    assert SECRET not in repr(s) and SECRET not in json.dumps(s.public_dict())
+    s2 = load_settings(env={"PIC_COPILOT_BASE_URL": "http://env/v1", "PIC_COPILOT_API_KEY": "k2"}, path=cfg)
+    assert s2.base_url == "http://env/v1" and s2.api_key == "k2"
+    s3 = load_settings(env={}, path=tmp_path / "none.toml")
+    assert s3.provider == "local" and s3.base_url == ""
