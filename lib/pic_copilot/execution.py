@@ -1,0 +1,127 @@
+"""Decide where a generated script runs and run it there.
+
+- Scripts that only need KLayout's ``pya`` run in KLayout on the open layout (interactive mode),
+  through the bridge, in one undoable transaction.
+- Scripts that import gdsfactory, kfactory, pip ``klayout`` or SAX run in the sandbox (the
+  engine's Python). In interactive mode every GDS/OAS they write is then rewritten without
+  gdsfactory metadata and inserted into the open layout by the bridge.
+
+See docs/EXECUTION_CONTEXT.md.
+"""
+from __future__ import annotations
+
+import ast
+import tempfile
+from pathlib import Path
+from typing import Callable, Protocol
+
+ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
+LAYOUT_SUFFIXES = (".gds", ".oas", ".gds2")
+
+
+class Bridge(Protocol):
+    """How the engine reaches KLayout (the plugin over JSON lines, or a klayout -b process)."""
+
+    def run_code(self, code: str) -> dict: ...
+
+    def insert_files(self, paths: list[str]) -> dict: ...
+
+
+def imported_modules(code: str) -> set[str]:
+    """Top-level module names a script imports (empty if it does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def needs_engine_python(code: str) -> bool:
+    """True if the script imports a package that exists only in the engine's Python."""
+    return bool(imported_modules(code) & ENGINE_ONLY_MODULES)
+
+
+def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None, inputs: dict | None = None) -> dict:
+    """Run a script in the sandbox and return the result as a dict (see pic_copilot.sandbox.RunResult)."""
+    from .sandbox import default_sandbox
+
+    res = default_sandbox().run(code, timeout_s=timeout_s, workdir=workdir, inputs=inputs)
+    d = res.to_dict()
+    d["where"] = "sandbox"
+    return d
+
+
+def _compatible_copies(workdir: str, files: list[dict]) -> list[str]:
+    """Rewrite each layout file the script wrote so KLayout 0.28.5 can read it; return the new paths."""
+    from .sandbox.gds_compat import strip_metadata
+
+    out_dir = Path(tempfile.mkdtemp(prefix="pic-copilot-insert-"))
+    paths = []
+    for f in files:
+        rel = f.get("path", "")
+        if not rel.lower().endswith(LAYOUT_SUFFIXES):
+            continue
+        src = Path(workdir) / rel
+        dst = out_dir / (Path(rel).stem + ".gds")
+        strip_metadata(src, dst)
+        paths.append(str(dst))
+    return paths
+
+
+def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
+            emit: Callable[[str], None] | None = None) -> dict:
+    """Run a script where it belongs and return one execution report.
+
+    Args:
+        code: the script.
+        mode: "interactive" (act on the open layout) or "sandbox".
+        bridge: how to reach KLayout; required for interactive mode.
+        timeout_s: wall-time limit for sandbox runs.
+        emit: optional progress callback (one line of text).
+
+    Returns:
+        dict with where ("klayout", "sandbox" or "sandbox+insert"), ok, stdout, stderr, exception,
+        and the bridge's changes/summary or the sandbox's files.
+    """
+    say = emit or (lambda _msg: None)
+    if mode == "interactive" and bridge is None:
+        raise ValueError("interactive mode needs a KLayout bridge (open KLayout, or use --mode sandbox)")
+    if mode == "interactive" and not needs_engine_python(code):
+        say("running on the open layout in KLayout")
+        rep = bridge.run_code(code)
+        rep["where"] = "klayout"
+        return rep
+    say("running in the sandbox")
+    rep = run_in_sandbox(code, timeout_s=timeout_s)
+    if mode != "interactive" or not rep.get("ok"):
+        return rep
+    layout_files = [f for f in rep.get("files", []) if f.get("path", "").lower().endswith(LAYOUT_SUFFIXES)]
+    if not layout_files:
+        rep["ok"] = False
+        rep["exception"] = {"type": "NoLayoutOutput", "traceback": "",
+                            "message": "the script ran in the sandbox but wrote no GDS/OAS file, so nothing could be "
+                                       "placed in the open layout; write the component with "
+                                       "c.write_gds('name.gds', with_metadata=False)"}
+        return rep
+    say(f"inserting {', '.join(f['path'] for f in layout_files)} into the open layout")
+    try:
+        paths = _compatible_copies(rep["workdir"], layout_files)
+    except Exception as e:  # noqa: BLE001 - an unreadable output file is a script failure
+        rep["ok"] = False
+        rep["exception"] = {"type": type(e).__name__, "message": f"cannot read the written layout: {e}", "traceback": ""}
+        return rep
+    ins = bridge.insert_files(paths)
+    rep["where"] = "sandbox+insert"
+    rep["ok"] = bool(ins.get("ok"))
+    rep["changes"] = ins.get("changes")
+    rep["summary"] = ins.get("summary")
+    rep["inserted_cells"] = ins.get("inserted_cells", [])
+    if not ins.get("ok"):
+        rep["exception"] = ins.get("exception")
+    return rep

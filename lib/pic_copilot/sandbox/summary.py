@@ -1,0 +1,278 @@
+"""Summaries of files a sandboxed script wrote.
+
+- GDS/OAS (pip ``klayout.db``): cells, top cells, layers (layer/datatype/name with shape
+  counts), bbox in µm per top cell, dbu, ports (from kfactory/gdsfactory meta info when the
+  file was written with metadata), first text labels.
+- CSV/TSV: rows, columns, header.  JSON: top-level type, keys / length.
+- .lyrdb (KLayout report database): categories and item counts.
+- anything else: size and a kind guess (text files: line count).
+
+In the sandbox this runs inside a confined child (no writable directory at all), so the
+engine process never parses untrusted layout files itself. ``summarize_file`` can also be
+used directly on trusted files.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import stat
+from pathlib import Path
+
+LAYOUT_EXT = {".gds", ".gds2", ".gdsii", ".oas", ".oasis", ".gds.gz", ".oas.gz"}
+MAX_TABLE_BYTES = 50 * 1024 * 1024
+MAX_JSON_BYTES = 50 * 1024 * 1024
+
+
+def _kind(path: str) -> str:
+    low = path.lower()
+    for ext in (".gds.gz", ".oas.gz"):
+        if low.endswith(ext):
+            return "layout"
+    ext = os.path.splitext(low)[1]
+    if ext in LAYOUT_EXT:
+        return "layout"
+    if ext in (".csv", ".tsv"):
+        return "table"
+    if ext == ".json":
+        return "json"
+    if ext in (".lyrdb", ".rdb"):
+        return "rdb"
+    if ext in (".png", ".jpg", ".jpeg", ".svg", ".gif", ".bmp"):
+        return "image"
+    if ext in (".txt", ".log", ".md", ".py", ".yaml", ".yml", ".lyp", ".drc", ".lydrc", ".sp",
+               ".cir", ".net", ".xml"):
+        return "text"
+    if ext in (".npy", ".npz"):
+        return "array"
+    return "other"
+
+
+def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dict:
+    import klayout.db as db
+
+    ly = db.Layout()
+    ly.read(path)
+    dbu = ly.dbu
+    layers = []
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        n = 0
+        for c in ly.each_cell():
+            n += c.shapes(li).size()
+        layers.append({"layer": info.layer, "datatype": info.datatype,
+                       **({"name": info.name} if info.name else {}), "shapes": n})
+    layers.sort(key=lambda d: (d["layer"], d["datatype"]))
+    xs_width: dict[str, float] = {}
+    try:
+        for m in ly.each_meta_info():
+            if m.name.startswith("kfactory:cross_section:") and isinstance(m.value, dict):
+                w = m.value.get("width")
+                if isinstance(w, (int, float)):
+                    xs_width[m.name.split(":", 2)[2]] = w * dbu
+    except Exception:
+        pass
+    tops = []
+    for t in ly.top_cells()[:max_cells]:
+        bb = t.dbbox()
+        entry: dict = {"name": t.name,
+                       "bbox": None if bb.empty() else [round(bb.left, 6), round(bb.bottom, 6),
+                                                         round(bb.right, 6), round(bb.top, 6)],
+                       "instances": t.child_instances()}
+        ports = _ports(t, dbu, xs_width, max_ports)
+        if ports:
+            entry["ports"] = ports
+        labels = []
+        for li in ly.layer_indexes():
+            for sh in t.shapes(li).each(db.Shapes.STexts):
+                labels.append(sh.text_string)
+                if len(labels) >= 20:
+                    break
+            if len(labels) >= 20:
+                break
+        if labels:
+            entry["labels"] = labels
+        tops.append(entry)
+    return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
+            "top_cells": tops, "layers": layers,
+            "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
+                            for m in c.each_meta_info())}
+
+
+def _ports(cell, dbu: float, xs_width: dict, max_ports: int) -> list[dict]:
+    ports = []
+    try:
+        metas = list(cell.each_meta_info())
+    except Exception:
+        return ports
+    for m in metas:
+        if not m.name.startswith("kfactory:ports:") or not isinstance(m.value, dict):
+            continue
+        v = m.value
+        p: dict = {"name": v.get("name"), "port_type": v.get("port_type")}
+        tr = v.get("trans")
+        dtr = v.get("dcplx_trans")
+        try:
+            if tr is not None and hasattr(tr, "disp"):
+                p["x"], p["y"] = round(tr.disp.x * dbu, 6), round(tr.disp.y * dbu, 6)
+                p["orientation"] = tr.angle * 90
+            elif dtr is not None and hasattr(dtr, "disp"):
+                p["x"], p["y"] = round(dtr.disp.x, 6), round(dtr.disp.y, 6)
+                p["orientation"] = round(dtr.angle, 6)
+        except Exception:
+            pass
+        xs = v.get("cross_section")
+        if isinstance(xs, str) and xs in xs_width:
+            p["width"] = round(xs_width[xs], 6)
+        ports.append(p)
+        if len(ports) >= max_ports:
+            break
+    return ports
+
+
+def summarize_table(path: str) -> dict:
+    delim = "\t" if path.lower().endswith(".tsv") else ","
+    with open(path, "rb") as fb:
+        raw = fb.read(MAX_TABLE_BYTES + 1)
+    truncated = len(raw) > MAX_TABLE_BYTES
+    text = raw[:MAX_TABLE_BYTES].decode("utf-8", "replace")
+    sample = text[:65536]
+    try:
+        delim = csv.Sniffer().sniff(sample, delimiters=",;\t ").delimiter
+    except csv.Error:
+        pass
+    try:
+        has_header = csv.Sniffer().has_header(sample) if sample else False
+    except csv.Error:
+        has_header = False
+    rows, cols, header = 0, 0, None
+    for i, row in enumerate(csv.reader(text.splitlines(), delimiter=delim)):
+        if i == 0:
+            header = row
+        cols = max(cols, len(row))
+        rows += 1
+    if has_header:
+        rows -= 1
+    out = {"rows": rows, "columns": cols,
+           "header": (header[:50] if (header and has_header) else None), "delimiter": delim}
+    if truncated:
+        out["truncated"] = True
+    return out
+
+
+def summarize_json(path: str) -> dict:
+    if os.path.getsize(path) > MAX_JSON_BYTES:
+        return {"error": "too large to parse"}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        obj = json.load(f)
+    out: dict = {"type": type(obj).__name__}
+    if isinstance(obj, dict):
+        out["keys"] = [str(k) for k in list(obj)[:50]]
+        out["length"] = len(obj)
+    elif isinstance(obj, list):
+        out["length"] = len(obj)
+        if obj:
+            out["item_type"] = type(obj[0]).__name__
+            if isinstance(obj[0], dict):
+                out["item_keys"] = [str(k) for k in list(obj[0])[:50]]
+    else:
+        out["value"] = obj if isinstance(obj, (int, float, bool)) or obj is None else str(obj)[:200]
+    return out
+
+
+def summarize_rdb(path: str) -> dict:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    cats: list[str] = []
+
+    def walk(el, prefix=""):
+        for c in el.findall("category"):
+            name = (c.findtext("name") or "").strip()
+            full = f"{prefix}.{name}" if prefix else name
+            cats.append(full)
+            sub = c.find("categories")
+            if sub is not None:
+                walk(sub, full)
+
+    top = root.find("categories")
+    if top is not None:
+        walk(top)
+    counts: dict[str, int] = {}
+    items = root.find("items")
+    n = 0
+    if items is not None:
+        for it in items.findall("item"):
+            cat = (it.findtext("category") or "").strip().strip("'")
+            counts[cat] = counts.get(cat, 0) + 1
+            n += 1
+    return {"categories": cats[:200], "items": n, "items_per_category": counts}
+
+
+def summarize_file(path: str | Path) -> dict:
+    path = str(path)
+    kind = _kind(path)
+    out: dict = {"kind": kind}
+    try:
+        if kind == "layout":
+            out["summary"] = summarize_layout(path)
+        elif kind == "table":
+            out["summary"] = summarize_table(path)
+        elif kind == "json":
+            out["summary"] = summarize_json(path)
+        elif kind == "rdb":
+            out["summary"] = summarize_rdb(path)
+        elif kind == "text" and os.path.getsize(path) < MAX_TABLE_BYTES:
+            with open(path, "rb") as f:
+                out["summary"] = {"lines": f.read().count(b"\n")}
+    except Exception as e:  # noqa: BLE001 - a broken output file is a finding, not a crash
+        out["error"] = f"{type(e).__name__}: {str(e)[:500]}"
+    return out
+
+
+def summarize_dir(work: str, skip: dict | None = None, max_files: int = 200) -> list[dict]:
+    """Summaries of the files under ``work`` (relative paths), except ``script.py`` and files
+    whose (size, mtime_ns) match ``skip[relpath]`` (unchanged inputs). Symlinks are reported,
+    never followed."""
+    skip = skip or {}
+    out: list[dict] = []
+    for dirpath, dirnames, filenames in os.walk(work, followlinks=False):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            full = os.path.join(dirpath, fn)
+            rel = os.path.relpath(full, work)
+            if rel == "script.py":
+                continue
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            prev = skip.get(rel)
+            if prev and list(prev) == [st.st_size, st.st_mtime_ns]:
+                continue
+            entry: dict = {"path": rel, "size": st.st_size}
+            if stat.S_ISLNK(st.st_mode):
+                entry.update(kind="symlink", target=os.readlink(full)[:500])
+            elif not stat.S_ISREG(st.st_mode):
+                entry.update(kind="special")
+            else:
+                entry.update(summarize_file(full))
+            out.append(entry)
+            if len(out) >= max_files:
+                out.append({"path": "...", "kind": "truncated", "size": 0})
+                return out
+    return out
+
+
+def snapshot(work: str) -> dict:
+    """{relpath: [size, mtime_ns]} of regular files, for ``skip``."""
+    snap = {}
+    for dirpath, _dirs, files in os.walk(work, followlinks=False):
+        for fn in files:
+            full = os.path.join(dirpath, fn)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            snap[os.path.relpath(full, work)] = [st.st_size, st.st_mtime_ns]
+    return snap
