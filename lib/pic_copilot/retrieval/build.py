@@ -1,0 +1,173 @@
+"""Build tool-manual databases from the installed tools.
+
+    pic-copilot build-db [NAMES...] [--if-missing] [--quiet] [--summaries extractive|llm]
+
+Workflow per database: collect (clean, one API / one guide section per entry) -> split
+oversized entries (parts point to their parent) -> summarise (extractive or LLM; human
+review edits win) -> embed summaries -> write into a temporary folder -> swap into
+``databases/<name>/``. Building one database never touches another.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from .embedder import DEFAULT_MODEL, Embedder
+from .errors import RetrievalError
+from .paths import databases_dir
+from .review import apply_review, load_review
+from .sources import SOURCES, SourceResult
+from .store import replace_dir, write_database
+from .summarise import extractive_summary, llm_summariser
+
+MAX_CHARS = 4000
+
+
+class Progress:
+    """A minimal progress bar on stderr (silent when quiet)."""
+
+    def __init__(self, label: str, total: int, quiet: bool = False):
+        self.label, self.total, self.quiet, self.done, self.t0, self._last = label, max(total, 1), quiet, 0, time.time(), 0.0
+
+    def __call__(self, n: int = 1) -> None:
+        self.done += n
+        now = time.time()
+        if self.quiet or (now - self._last < 0.2 and self.done < self.total):
+            return
+        self._last = now
+        frac = min(self.done / self.total, 1.0)
+        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        sys.stderr.write(f"\r{self.label:<12} [{bar}] {self.done}/{self.total} {now - self.t0:5.1f}s")
+        if self.done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def split_oversized(entries: list[dict], max_chars: int = MAX_CHARS) -> list[dict]:
+    """Split entries whose content exceeds ``max_chars`` at paragraph boundaries.
+
+    The parent keeps its id and the first part; parts ``<id>#part<n>`` (n >= 2) carry
+    ``metadata.parent``, ``part`` and ``parts``.
+    """
+    out = []
+    for e in entries:
+        text = e["content"]
+        if len(text) <= max_chars:
+            out.append(e)
+            continue
+        paras = re.split(r"(\n\s*\n)", text)
+        chunks, cur = [], ""
+        for p in paras:
+            if len(cur) + len(p) > max_chars and cur.strip():
+                chunks.append(cur)
+                cur = ""
+            while len(p) > max_chars:  # one giant paragraph: hard split
+                chunks.append(cur + p[:max_chars])
+                cur, p = "", p[max_chars:]
+            cur += p
+        if cur.strip():
+            chunks.append(cur)
+        n = len(chunks)
+        first = {**e, "content": chunks[0].strip(), "metadata": {**e["metadata"], "parts": n}}
+        out.append(first)
+        for i, ch in enumerate(chunks[1:], start=2):
+            md = {k: v for k, v in e["metadata"].items() if k in ("module", "class", "source", "version", "title", "section")}
+            md.update({"parent": e["id"], "part": i, "parts": n, "signature": e["metadata"].get("signature", ""), "parameters": [], "doc": ch.strip()[:400]})
+            out.append({"id": f"{e['id']}#part{i}", "kind": e["kind"], "content": f"{e['id']} (part {i} of {n})\n\n{ch.strip()}", "metadata": md})
+    return out
+
+
+def summarise_entries(entries: list[dict], mode: str, progress=None) -> None:
+    if mode not in ("extractive", "llm"):
+        raise RetrievalError(f"unknown summaries mode {mode!r}; use extractive or llm")
+    fn = llm_summariser() if mode == "llm" else None
+    for e in entries:
+        if "parent" in e["metadata"]:
+            e["summary"] = f"{e['metadata']['parent']} (part {e['metadata']['part']}): " + re.sub(r"\s+", " ", e["metadata"]["doc"])[:300]
+        elif fn is not None:
+            e["summary"] = fn(e)
+        else:
+            e["summary"] = extractive_summary(e)
+        if progress:
+            progress(1)
+
+
+def build_from_source(name: str, result: SourceResult, out_root: Path, model: str = DEFAULT_MODEL, summaries: str = "extractive",
+                      quiet: bool = False, embedder: Embedder | None = None, t0: float | None = None) -> dict:
+    """Turn a collected source into ``out_root/name`` (atomic swap). Returns the manifest."""
+    t0 = t0 or time.time()
+    out_root = Path(out_root)
+    out_root.mkdir(parents=True, exist_ok=True)
+    final = out_root / name
+    entries = split_oversized(result.entries)
+    seen = set()
+    entries = [e for e in entries if not (e["id"] in seen or seen.add(e["id"]))]
+    summarise_entries(entries, summaries, Progress(f"{name}:sum", len(entries), quiet or summaries == "extractive"))
+    review = load_review(final) if final.exists() else {}
+    n_review = apply_review(entries, review)
+    emb = embedder or Embedder(model)
+    vecs = emb.embed([e["summary"] for e in entries], progress=Progress(f"{name}:embed", len(entries), quiet))
+    manifest = {
+        "name": name,
+        "description": SOURCES.get(name, ("", ""))[1],
+        "source": result.source,
+        "tool": result.tool,
+        "tool_version": result.tool_version,
+        "embedding_model": emb.name,
+        "embedding_sha256": emb.sha256,
+        "summaries": summaries,
+        "reviewed_summaries": n_review,
+        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out_root))
+    try:
+        manifest["build_seconds"] = round(time.time() - t0, 1)
+        write_database(tmp, manifest, entries, vecs, result.aliases)
+        replace_dir(tmp, final)
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return {**manifest, "entry_count": len(entries)}
+
+
+def build_database(name: str, out_root: Path | None = None, model: str = DEFAULT_MODEL, summaries: str = "extractive", quiet: bool = False,
+                   embedder: Embedder | None = None) -> dict:
+    """Collect one source and build its database."""
+    if name not in SOURCES:
+        raise RetrievalError(f"unknown database {name!r}; known: {', '.join(SOURCES)}")
+    t0 = time.time()
+    mod = importlib.import_module(f".sources.{SOURCES[name][0]}", __package__)
+    with tempfile.TemporaryDirectory(prefix=f"pic-copilot-{name}-") as wd:
+        if not quiet:
+            sys.stderr.write(f"{name}: collecting from the installed tool...\n")
+        result = mod.collect(Path(wd))
+    return build_from_source(name, result, out_root or databases_dir(), model, summaries, quiet, embedder, t0)
+
+
+def build_all(names: list[str] | None = None, out_root: Path | None = None, if_missing: bool = False, model: str = DEFAULT_MODEL,
+              summaries: str = "extractive", quiet: bool = False) -> list[dict]:
+    out_root = Path(out_root or databases_dir())
+    names = names or list(SOURCES)
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown:
+        raise RetrievalError(f"unknown database(s) {', '.join(unknown)}; known: {', '.join(SOURCES)}")
+    done = []
+    emb = None
+    for n in names:
+        if if_missing and (out_root / n / "manifest.json").exists():
+            continue
+        emb = emb or Embedder(model)
+        m = build_database(n, out_root, model, summaries, quiet, emb)
+        if not quiet:
+            sys.stderr.write(f"{n}: {m['entry_count']} entries in {m['build_seconds']} s\n")
+        done.append(m)
+    return done

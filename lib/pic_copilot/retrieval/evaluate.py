@@ -1,0 +1,222 @@
+"""Retrieval evaluation: Recall@1, Recall@5, MRR@10 per mode, latency and load time.
+
+    python -m pic_copilot.retrieval.evaluate --queries benchmark/retrieval/queries.jsonl
+    pic-copilot eval-retrieval --queries benchmark/retrieval/queries.jsonl
+
+Modes: ``dense-raw-unified`` (one database of the raw chunks of every source, dense only;
+the baseline), ``dense`` and ``bm25`` (over summaries, all databases), ``hybrid`` (summary
+dense + BM25 fused by weighted RRF). A query counts as found at k when any of its relevant
+ids (alternatives that all answer it) is in the top k; MRR@10 uses the first relevant hit.
+Raw-chunk embeddings for the baseline are cached under ``build/retrieval-eval/``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .errors import RetrievalError
+from .paths import REPO_ROOT
+
+ALL_MODES = ("dense-raw-unified", "dense", "bm25", "hybrid")
+
+
+def load_queries(path: Path) -> list[dict]:
+    if not Path(path).is_file():
+        raise RetrievalError(f"queries file {path} not found")
+    out = []
+    for i, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            q = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RetrievalError(f"{path}:{i}: not JSON ({e})") from e
+        if not q.get("query") or not q.get("relevant"):
+            raise RetrievalError(f"{path}:{i}: needs 'query' and 'relevant'")
+        out.append(q)
+    return out
+
+
+def _canon(idx, name: str) -> str:
+    rec = idx.lookup(name)
+    return (rec.get("alias_of") or rec["name"]) if rec else name
+
+
+def _hit_rank(ids: list[str], relevant: set[str]) -> int | None:
+    for r, i in enumerate(ids, 1):
+        if i in relevant or i.split("#")[0] in relevant:
+            return r
+    return None
+
+
+def raw_embeddings(retriever, cache_dir: Path, progress: bool = True) -> np.ndarray:
+    """Embeddings of the raw chunks (content) of every entry, cached per database build."""
+    from .embedder import get_embedder
+
+    emb = get_embedder(retriever.model)
+    mats = []
+    for d in retriever.dbs:
+        key = hashlib.sha256(f"{d.name}|{d.manifest.get('built_at')}|{d.manifest.get('entry_count')}|{emb.sha256}".encode()).hexdigest()[:16]
+        f = cache_dir / f"raw-{d.name}-{emb.name}-{key}.npy"
+        if f.exists():
+            mats.append(np.load(f))
+            continue
+        texts = [d.entry(i)["content"] for i in range(len(d))]
+        t0 = time.time()
+        done = [0]
+
+        def prog(n):
+            done[0] += n
+            if progress and done[0] % 512 < n:
+                sys.stderr.write(f"\rraw embeddings {d.name}: {done[0]}/{len(texts)} {time.time() - t0:.0f}s")
+
+        m = emb.embed(texts, progress=prog)
+        if progress:
+            sys.stderr.write("\n")
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        np.save(f, m.astype(np.float16))
+        mats.append(m.astype(np.float16))
+    return np.concatenate(mats).astype(np.float32)
+
+
+def measure_load_seconds(repeat: int = 3) -> dict:
+    """Load all databases + the embedder in a fresh Python process (imports included / excluded)."""
+    code = (
+        "import time; t0=time.perf_counter();"
+        "import numpy, onnxruntime, tokenizers; t1=time.perf_counter();"
+        "from pic_copilot.retrieval import api; r=api.get_retriever(None); t2=time.perf_counter();"
+        "import json; print(json.dumps({'imports': t1-t0, 'load': t2-t1, 'total': t2-t0}))"
+    )
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
+        if out.returncode != 0:
+            raise RetrievalError(f"load measurement failed: {out.stderr.strip()[-500:]}")
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {k: round(statistics.median(r[k] for r in runs), 3) for k in runs[0]}
+
+
+def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency: int = 5, progress: bool = True) -> dict:
+    from . import api
+    from .embedder import get_embedder
+    from .hybrid import top_k
+
+    r = api.get_retriever(None)
+    idx = api.symbol_index()
+    emb = get_embedder(r.model)
+    all_ids = set()
+    for d in r.dbs:
+        all_ids.update(d.ids)
+    problems = []
+    qs = []
+    for q in queries:
+        rel = {_canon(idx, x) for x in q["relevant"]}
+        missing = [x for x in rel if x not in all_ids]
+        if missing:
+            problems.append({"query": q["query"], "unknown_ids": missing})
+        rel -= set(missing)
+        if rel:
+            qs.append((q["query"], rel))
+    results: dict = {"queries": len(qs), "skipped_queries": len(queries) - len(qs), "unknown_ids": problems, "modes": {}, "embedding_model": r.model,
+                     "databases": {d.name: {"entries": len(d), "build_seconds": d.manifest.get("build_seconds"), "tool_version": d.manifest.get("tool_version")} for d in r.dbs}}
+    raw = None
+    for mode in modes:
+        r1 = r5 = mrr = 0.0
+        lat = []
+        misses = []
+        for text, rel in qs:
+            t0 = time.perf_counter()
+            if mode == "dense-raw-unified":
+                if raw is None:
+                    raw = raw_embeddings(r, REPO_ROOT / "build" / "retrieval-eval", progress)
+                    t0 = time.perf_counter()
+                s = raw @ emb.embed_one(text)
+                ids = [r.locate(int(i))[0].ids[r.locate(int(i))[1]] for i in top_k(s, 10)]
+            else:
+                ids = [x["id"] for x in api.search_apis(text, None, 10, mode=mode)]
+            lat.append((time.perf_counter() - t0) * 1000)
+            h = _hit_rank(ids, rel)
+            r1 += h is not None and h <= 1
+            r5 += h is not None and h <= 5
+            mrr += 1.0 / h if h else 0.0
+            if not h or h > 5:
+                misses.append({"query": text, "relevant": sorted(rel), "top5": ids[:5]})
+        n = max(len(qs), 1)
+        lat_sorted = sorted(lat)
+        results["modes"][mode] = {
+            "recall@1": round(r1 / n, 3), "recall@5": round(r5 / n, 3), "mrr@10": round(mrr / n, 3),
+            "latency_ms_p50": round(statistics.median(lat), 2) if lat else None,
+            "latency_ms_p95": round(lat_sorted[int(0.95 * (len(lat_sorted) - 1))], 2) if lat else None,
+            "misses_at_5": misses,
+        }
+    # warm latency of the default call (hybrid, all databases, k=5), second pass
+    if "hybrid" in modes:
+        lat = []
+        for text, _ in qs:
+            t0 = time.perf_counter()
+            api.search_apis(text, None, k_latency)
+            lat.append((time.perf_counter() - t0) * 1000)
+        lat.sort()
+        results["hybrid_warm_k5"] = {"p50_ms": round(statistics.median(lat), 2), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 2)}
+    return results
+
+
+def format_table(res: dict) -> str:
+    lines = [f"embedding model: {res['embedding_model']}; queries: {res['queries']} (skipped {res['skipped_queries']})", "",
+             "| mode | Recall@1 | Recall@5 | MRR@10 | p50 ms | p95 ms |", "|---|---|---|---|---|---|"]
+    for m, v in res["modes"].items():
+        lines.append(f"| {m} | {v['recall@1']:.3f} | {v['recall@5']:.3f} | {v['mrr@10']:.3f} | {v['latency_ms_p50']} | {v['latency_ms_p95']} |")
+    if "hybrid_warm_k5" in res:
+        lines.append("")
+        lines.append(f"hybrid, all databases, k=5, warm: p50 {res['hybrid_warm_k5']['p50_ms']} ms, p95 {res['hybrid_warm_k5']['p95_ms']} ms")
+    if "load" in res:
+        lines.append(f"load all databases + embedder in a fresh process: {res['load']['load']} s (+ {res['load']['imports']} s importing numpy/onnxruntime/tokenizers)")
+    lines.append("")
+    lines.append("| database | entries | build s | tool version |")
+    lines.append("|---|---|---|---|")
+    for n, d in res["databases"].items():
+        lines.append(f"| {n} | {d['entries']} | {d['build_seconds']} | {d['tool_version']} |")
+    if res["unknown_ids"]:
+        lines.append(f"\nWARNING: {len(res['unknown_ids'])} queries name ids not in the databases: {res['unknown_ids'][:5]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pic_copilot.retrieval.evaluate", description="retrieval evaluation")
+    ap.add_argument("--queries", type=Path, default=REPO_ROOT / "benchmark" / "retrieval" / "queries.jsonl")
+    ap.add_argument("--modes", default=",".join(ALL_MODES))
+    ap.add_argument("--databases", type=Path, default=None, help="evaluate the databases in this folder (e.g. built with another embedding model)")
+    ap.add_argument("--json", type=Path, default=None, help="write full results (incl. misses) as JSON")
+    ap.add_argument("--no-load-time", action="store_true")
+    args = ap.parse_args(argv)
+    if args.databases:
+        os.environ["PIC_COPILOT_DATABASES"] = str(args.databases.resolve())
+    try:
+        modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+        bad = [m for m in modes if m not in ALL_MODES]
+        if bad:
+            raise RetrievalError(f"unknown mode(s) {bad}; known: {', '.join(ALL_MODES)}")
+        res = evaluate(load_queries(args.queries), modes)
+        if not args.no_load_time:
+            res["load"] = measure_load_seconds()
+    except RetrievalError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(format_table(res))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""Retrieval unit tests + a tiny database built end to end into tmp_path (no real tools needed)."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import numpy as np
+import pytest
+
+from pic_copilot.retrieval import api
+from pic_copilot.retrieval.build import build_from_source, split_oversized
+from pic_copilot.retrieval.errors import RetrievalError
+from pic_copilot.retrieval.hybrid import Retriever, rrf
+from pic_copilot.retrieval.sources import SourceResult
+from pic_copilot.retrieval.store import Database
+from pic_copilot.retrieval.tokenize import split_identifier, tokenize
+
+
+# ---------------------------------------------------------------- tokenizer
+def test_split_identifier_snake_camel_dotted():
+    assert split_identifier("route_single") == ["route_single", "route", "single"]
+    parts = split_identifier("CrossSection")
+    assert parts[0] == "crosssection" and "cross" in parts and "section" in parts
+    d = split_identifier("gf.routing.route_single")
+    assert d[0] == "gf.routing.route_single"
+    assert {"gf", "routing", "route_single", "route", "single"} <= set(d)
+
+
+def test_tokenize_stems_and_drops_stopwords():
+    toks = tokenize("Connect the two ports with waveguides")
+    assert "the" not in toks and "with" not in toks
+    assert tokenize("ports") == tokenize("port")
+    assert tokenize("waveguides") == tokenize("waveguide")
+    assert "um" in tokenize("0.4 µm")
+    t = tokenize("pya.Region.width_check")
+    assert "region" in t and "width" in t and "check" in t and "pya.region.width_check" in t
+
+
+# ---------------------------------------------------------------- fusion maths
+def test_rrf_weighted_formula():
+    res = dict(rrf([[1, 2, 3], [3, 1]], [0.7, 0.3], c=60))
+    assert math.isclose(res[1], 0.7 / 61 + 0.3 / 62)
+    assert math.isclose(res[2], 0.7 / 62)
+    assert math.isclose(res[3], 0.7 / 63 + 0.3 / 61)
+    order = [d for d, _ in rrf([[1, 2, 3], [3, 1]], [0.7, 0.3], c=60)]
+    assert order == [1, 3, 2]
+    # sparse-only evidence can win when its weight dominates
+    assert rrf([[1, 2], [2]], [0.1, 0.9], c=1)[0][0] == 2
+
+
+# ---------------------------------------------------------------- tiny database
+def _fixture(tool="fixture", version="1.0") -> SourceResult:
+    def e(i, kind, doc, params=()):
+        return {"id": i, "kind": kind, "content": f"{kind} {i}\n\n{doc}", "metadata": {"module": i.rsplit(".", 1)[0], "signature": i + "(" + ", ".join(params) + ")",
+                "parameters": [{"name": p, "description": f"the {p}"} for p in params], "source": "fixture", "version": version, "doc": doc}}
+    ents = [
+        e("toy.routing.route_single", "function", "Returns a Manhattan route between two ports of a component.", ["component", "port1", "port2"]),
+        e("toy.components.mmi1x2", "function", "1x2 multimode interferometer splitter.", ["width", "length_mmi"]),
+        e("toy.Region.width_check", "method", "Performs a width check: finds polygons narrower than d.", ["d"]),
+        e("toy.Region.space_check", "method", "Performs a space check between polygons closer than d.", ["d"]),
+        e("toy.Component.write_gds", "method", "Write component to GDS and returns gdspath.", ["gdspath"]),
+        e("toy.guide#long", "guide", "\n\n".join(f"Paragraph {i} about layout databases and cells. " * 8 for i in range(12))),
+    ]
+    return SourceResult(tool=tool, tool_version=version, source="fixture", entries=ents, aliases={"toy.route_single": "toy.routing.route_single"})
+
+
+@pytest.fixture()
+def tiny_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIC_COPILOT_DATABASES", str(tmp_path))
+    api.reset_cache()
+    m = build_from_source("toy", _fixture(), tmp_path, quiet=True)
+    yield tmp_path
+    api.reset_cache()
+
+
+def test_build_load_search_details(tiny_db):
+    man = json.loads((tiny_db / "toy" / "manifest.json").read_text())
+    for key in ("source", "tool_version", "embedding_model", "embedding_sha256", "entry_count", "built_at", "build_seconds"):
+        assert key in man
+    assert man["entry_count"] > 6  # the long guide entry was split into parts
+    res = api.search_apis("connect two ports", db="toy", k=3)
+    assert res[0]["id"] == "toy.routing.route_single"
+    assert res[0]["content"].startswith("function toy.routing.route_single")  # the ORIGINAL chunk
+    assert set(res[0]) >= {"id", "db", "kind", "score", "summary", "content", "metadata"}
+    assert api.search_apis("polygons narrower than a minimum width", db="toy", k=1)[0]["id"] == "toy.Region.width_check"
+    d = api.get_api_details("toy.route_single")  # alias
+    assert d["id"] == "toy.routing.route_single" and [p["name"] for p in d["metadata"]["parameters"]] == ["component", "port1", "port2"]
+    g = api.get_api_details("toy.guide#long")
+    assert g["content"].count("Paragraph 11 about") == 8 and g["content"].count("Paragraph 0 about") == 8  # parts joined back, once
+    with pytest.raises(RetrievalError) as ei:
+        api.get_api_details("toy.routing.route_singel")
+    assert "toy.routing.route_single" in str(ei.value)
+
+
+def test_bm25_matches_rank_bm25(tiny_db):
+    from rank_bm25 import BM25Okapi
+
+    db = Database.load(tiny_db / "toy")
+    entries = [db.entry(i) for i in range(len(db))]
+    ref = BM25Okapi([tokenize(e["summary"]) for e in entries], k1=1.5, b=0.75)
+    r = Retriever([db])
+    for q in ("route between two ports", "width check polygons", "gds"):
+        np.testing.assert_allclose(r.bm25_scores(tokenize(q)), ref.get_scores(tokenize(q)), rtol=1e-4, atol=1e-5)
+
+
+def test_split_oversized_points_to_parent():
+    ents = split_oversized([{"id": "a.b", "kind": "guide", "content": ("x" * 100 + "\n\n") * 100, "metadata": {"signature": "a.b"}}], max_chars=1000)
+    assert len(ents) > 1 and all(e["metadata"]["parent"] == "a.b" for e in ents[1:])
+    assert ents[1]["id"] == "a.b#part2" and all(len(e["content"]) <= 1100 for e in ents)
+
+
+def test_review_edits_survive_rebuild(tiny_db):
+    (tiny_db / "toy" / "review.json").write_text(json.dumps({"toy.components.mmi1x2": {"status": "edited", "summary": "EDITED splitter summary"}}))
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)
+    api.reset_cache()
+    assert api.get_api_details("toy.components.mmi1x2")["summary"] == "EDITED splitter summary"
+    assert (tiny_db / "toy" / "review.json").exists()
+
+
+# ---------------------------------------------------------------- bad input
+def test_empty_query_and_unknown_db(tiny_db):
+    with pytest.raises(RetrievalError, match="empty query"):
+        api.search_apis("   ")
+    with pytest.raises(RetrievalError, match="unknown database 'nope'.*toy"):
+        api.search_apis("x", db="nope")
+    with pytest.raises(RetrievalError, match="k must be"):
+        api.search_apis("x", db="toy", k=0)
+
+
+def test_missing_and_corrupt_files(tiny_db):
+    (tiny_db / "toy" / "bm25_docs.npy").unlink()
+    api.reset_cache()
+    with pytest.raises(RetrievalError, match="incomplete.*pic-copilot build-db toy"):
+        api.search_apis("x", db="toy")
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)
+    (tiny_db / "toy" / "embeddings.npy").write_bytes(b"garbage")
+    api.reset_cache()
+    with pytest.raises(RetrievalError, match="corrupt.*pic-copilot build-db toy"):
+        api.search_apis("x", db="toy")
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)
+    (tiny_db / "toy" / "index.json").write_text("{not json")
+    api.reset_cache()
+    with pytest.raises(RetrievalError, match="corrupt"):
+        api.search_apis("x", db="toy")
+
+
+def test_embedding_hash_mismatch(tiny_db):
+    p = tiny_db / "toy" / "manifest.json"
+    m = json.loads(p.read_text())
+    m["embedding_sha256"] = "0" * 64
+    p.write_text(json.dumps(m))
+    api.reset_cache()
+    with pytest.raises(RetrievalError, match="setup_assets embedding"):
+        api.search_apis("x", db="toy")
+
+
+def test_tool_version_mismatch(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIC_COPILOT_DATABASES", str(tmp_path))
+    monkeypatch.delenv("PIC_COPILOT_SKIP_VERSION_CHECK", raising=False)
+    api.reset_cache()
+    build_from_source("sax", _fixture(tool="sax", version="0.0.1"), tmp_path, quiet=True)
+    with pytest.raises(RetrievalError, match=r"sax 0\.0\.1 but .* installed.*pic-copilot build-db sax"):
+        api.search_apis("x", db="sax")
+    api.reset_cache()
+
+
+def test_cli_exit_codes(tiny_db, capsys):
+    from pic_copilot.retrieval.cli import register
+
+    ap = argparse.ArgumentParser()
+    register(ap.add_subparsers(dest="cmd"))
+    args = ap.parse_args(["search", "--db", "nope", "anything"])
+    assert args.func(args) == 2
+    assert "unknown database" in capsys.readouterr().err
+    args = ap.parse_args(["search", "--db", "toy", "--json", "two ports route"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["id"] == "toy.routing.route_single"
+    args = ap.parse_args(["api", "toy.nothing_here"])
+    assert args.func(args) == 2
