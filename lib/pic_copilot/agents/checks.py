@@ -1,0 +1,429 @@
+"""Static evidence about a script, gathered without running it.
+
+- syntax: ``ast.parse``;
+- pyflakes: undefined names (errors), unused imports and the like (warnings);
+- API check: attributes of imported modules, functions and keyword arguments looked up in the
+  retrieval databases' symbol index, with "did you mean" suggestions;
+- the custom check library: ``databases/checks/*.toml`` (see databases/checks/README.md).
+
+A finding is a dict: kind, severity ("error" | "warning"), message, line (or None), and for
+API findings ``name`` and ``suggestions``; for custom checks ``check`` and ``prompt``.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import project_root
+
+# names the bridge defines for scripts that run in KLayout (docs/EXECUTION_CONTEXT.md)
+BRIDGE_GLOBALS = ("pya", "layout", "cell", "view", "cellview", "dbu", "selection", "workdir")
+PYFLAKES_ERRORS = {"UndefinedName", "UndefinedLocal", "UndefinedExport", "DuplicateArgument", "ReturnOutsideFunction",
+                   "YieldOutsideFunction", "ContinueOutsideLoop", "BreakOutsideLoop", "DefaultExceptNotLast",
+                   "TwoStarredExpressions", "TooManyExpressionsInStarredAssignment", "ForwardAnnotationSyntaxError",
+                   "StringDotFormatExtraNamedArguments", "PercentFormatInvalidFormat"}
+
+
+def syntax_check(code: str) -> list[dict]:
+    try:
+        ast.parse(code)
+    except SyntaxError as e:
+        return [{"kind": "syntax", "severity": "error", "line": e.lineno,
+                 "message": f"SyntaxError: {e.msg} (line {e.lineno}): {(e.text or '').strip()}"}]
+    return []
+
+
+def pyflakes_check(code: str, predefined: tuple[str, ...] = ()) -> list[dict]:
+    """pyflakes messages; ``predefined`` names count as defined (bridge globals)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    try:
+        from pyflakes import checker
+    except ImportError:  # pragma: no cover - pyflakes is a dependency
+        return []
+    w = checker.Checker(tree, filename="<script>", builtins=set(predefined))
+    out = []
+    for m in sorted(w.messages, key=lambda m: m.lineno):
+        kind = type(m).__name__
+        out.append({"kind": "pyflakes", "severity": "error" if kind in PYFLAKES_ERRORS else "warning",
+                    "line": m.lineno, "code": kind, "message": f"line {m.lineno}: {m.message % m.message_args}"})
+    return out
+
+
+# ---------------------------------------------------------------------- API check
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> full dotted name, from the script's imports."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    names[a.asname] = a.name
+                else:
+                    names[a.name.split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                if a.name != "*":
+                    names[a.asname or a.name] = f"{node.module}.{a.name}"
+    return names
+
+
+def _dotted(node: ast.AST) -> list[str] | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return parts[::-1]
+    return None
+
+
+def _reassigned(tree: ast.AST) -> set[str]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return out
+
+
+def _param_names(params) -> tuple[set[str], bool] | None:
+    """(names, accepts **kwargs) from SymbolIndex.params output (list of str or dicts), or None."""
+    if not params:
+        return None if params is None else (set(), False)
+    names, var_kw = set(), False
+    for p in params:
+        if isinstance(p, dict):
+            n = str(p.get("name", ""))
+            kind = str(p.get("kind", ""))
+        else:
+            n, kind = str(p), ""
+        if n.startswith("**") or "VAR_KEYWORD" in kind.upper():
+            var_kw = True
+            continue
+        if n.startswith("*") or "VAR_POSITIONAL" in kind.upper():
+            continue
+        names.add(n.split(":")[0].split("=")[0].strip())
+    return names, var_kw
+
+
+def _suggest(index, name: str) -> list[str]:
+    try:
+        s = index.suggest(name) or []
+    except Exception:  # noqa: BLE001 - suggestions are best effort
+        return []
+    return [x if isinstance(x, str) else str(x.get("name", x)) for x in s][:3]
+
+
+def _has(index, name: str) -> bool:
+    try:
+        return bool(index.has(name))
+    except Exception:  # noqa: BLE001
+        return True  # when the index cannot answer, do not accuse the script
+
+
+def api_check(code: str, index, predefined: tuple[str, ...] = ()) -> list[dict]:
+    """Unknown module attributes/functions and unknown keyword arguments, checked against ``index``.
+
+    Only names whose root module the index knows are checked (numpy etc. are left alone).
+    ``predefined`` names (e.g. the bridge's ``pya``) are treated as imported modules of the same name.
+    """
+    if index is None:
+        return []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    aliases = {n: n for n in predefined if n == "pya"}
+    imported = _aliases(tree)
+    # conventional names used without their import (pyflakes reports the missing import separately)
+    for short, full in (("gf", "gdsfactory"), ("kdb", "klayout.db")):
+        if short not in imported and short not in _reassigned(tree):
+            aliases[short] = full
+    aliases.update(imported)
+    shadowed = _reassigned(tree) - set(_aliases(tree))
+    findings: list[dict] = []
+    seen: set[str] = set()
+    covered: dict[str, bool] = {}
+
+    def is_covered(root: str) -> bool:
+        if root not in covered:
+            covered[root] = _has(index, root) if hasattr(index, "has") else False
+        return covered[root]
+
+    def report(full: str, line: int, msg: str, **extra):
+        if full in seen:
+            return
+        seen.add(full)
+        sug = _suggest(index, full)
+        hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
+        findings.append({"kind": "api", "severity": "error", "line": line, "name": full, "suggestions": sug,
+                         "message": f"line {line}: {msg}{hint}", **extra})
+
+    # imports of names that do not exist
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            root = node.module.split(".")[0]
+            if not is_covered(root):
+                continue
+            if not _has(index, node.module):
+                report(node.module, node.lineno, f"module {node.module!r} does not exist in the installed version.")
+                continue
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if a.name != "*" and not _has(index, full):
+                    report(full, node.lineno, f"{a.name!r} cannot be imported from {node.module!r}: it does not exist.")
+
+    # attribute chains on imported modules, and keyword arguments of known callables
+    attr_nodes: list[ast.Attribute] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            attr_nodes.append(node)
+    inner = {id(n.value) for n in attr_nodes if isinstance(n.value, ast.Attribute)}
+    types = _infer_types(tree, aliases, shadowed, index)
+    for node in attr_nodes:
+        if id(node) in inner:
+            continue  # only the longest chain
+        parts = _dotted(node)
+        if not parts:
+            continue
+        if parts[0] in types and len(parts) >= 2:
+            full_parts = types[parts[0]].split(".") + parts[1:]
+        elif parts[0] not in aliases or parts[0] in shadowed:
+            continue
+        else:
+            full_parts = aliases[parts[0]].split(".") + parts[1:]
+        if not is_covered(full_parts[0]):
+            continue
+        for i in range(2, len(full_parts) + 1):
+            name = ".".join(full_parts[:i])
+            if _has(index, name):
+                continue
+            parent = ".".join(full_parts[:i - 1])
+            if _exists_at_runtime(parent, full_parts[i - 1]):
+                break  # e.g. module-level objects such as gdsfactory.gpdk.PDK are not in the index
+            report(name, node.lineno, f"{parent} has no attribute {full_parts[i - 1]!r} ({name} does not exist "
+                                      f"in the installed version).")
+            break
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.keywords:
+            continue
+        parts = _dotted(node.func)
+        if not parts:
+            continue
+        if parts[0] in types and len(parts) >= 2:
+            full = ".".join(types[parts[0]].split(".") + parts[1:])
+        elif parts[0] not in aliases or parts[0] in shadowed:
+            continue
+        else:
+            full = ".".join(aliases[parts[0]].split(".") + parts[1:])
+        if full in seen or not is_covered(full.split(".")[0]) or not _has(index, full):
+            continue
+        try:
+            spec = _param_names(index.params(full))
+        except Exception:  # noqa: BLE001
+            spec = None
+        if spec is None:
+            continue
+        names, var_kw = spec
+        try:
+            sig = index.signature(full) or ""
+        except Exception:  # noqa: BLE001
+            sig = ""
+        if "**" in sig:
+            var_kw = True
+        if var_kw or not names:
+            continue
+        for kw in node.keywords:
+            if kw.arg and kw.arg not in names:
+                key = f"{full}({kw.arg}=)"
+                if key in seen:
+                    continue
+                seen.add(key)
+                close = difflib.get_close_matches(kw.arg, sorted(names), n=3, cutoff=0.6)
+                hint = f" Did you mean: {', '.join(close)}?" if close else ""
+                findings.append({"kind": "api", "severity": "error", "line": node.lineno, "name": full,
+                                 "suggestions": close,
+                                 "message": f"line {node.lineno}: {full}() has no parameter {kw.arg!r}; its parameters "
+                                            f"are: {', '.join(sorted(names))}.{hint}"})
+    return findings
+
+
+def _exists_at_runtime(parent: str, attr: str) -> bool:
+    """Confirm an index miss by importing the parent module (or module + class) in this process.
+
+    Only for packages the index covers (installed libraries); any failure counts as "unknown", i.e.
+    the finding stands only when the import worked and the attribute is really absent.
+    """
+    import importlib
+
+    parts = parent.split(".")
+    if parts[0] in ("pya",):
+        parts = ["klayout", "db"] + parts[1:]  # the engine has pip klayout; pya mirrors klayout.db
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except Exception:  # noqa: BLE001
+            continue
+        try:
+            for p in parts[cut:]:
+                obj = getattr(obj, p)
+        except AttributeError:
+            return False
+        except Exception:  # noqa: BLE001
+            return True
+        try:
+            return hasattr(obj, attr)
+        except Exception:  # noqa: BLE001
+            return True
+    return True  # cannot verify: do not accuse
+
+
+def _infer_types(tree: ast.AST, aliases: dict[str, str], shadowed: set[str], index) -> dict[str, str]:
+    """Variables assigned once from a known call whose return type the index knows (``c = gf.Component()``,
+    ``c = gf.components.mmi1x2()`` -> gdsfactory.Component)."""
+    assigned: dict[str, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
+            for t in ast.walk(node):
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                    assigned.setdefault(t.id, []).append(None)
+    out: dict[str, str] = {}
+    for var, values in assigned.items():
+        if len(values) != 1 or not isinstance(values[0], ast.Call) or var in aliases:
+            continue
+        parts = _dotted(values[0].func)
+        if not parts or parts[0] not in aliases or parts[0] in shadowed:
+            continue
+        full = ".".join(aliases[parts[0]].split(".") + parts[1:])
+        try:
+            rec = index.lookup(full)
+        except Exception:  # noqa: BLE001
+            rec = None
+        if not rec:
+            continue
+        root = full.split(".")[0]
+        if rec.get("kind") == "class":
+            out[var] = rec.get("name", full)
+            continue
+        ret = (rec.get("signature") or "").rpartition("->")[2].strip()
+        if re.fullmatch(r"[A-Za-z_][\w.]*", ret or "-"):
+            for cand in (ret, f"{root}.{ret}"):
+                r2 = index.lookup(cand) if _has(index, cand) else None
+                if r2 and r2.get("kind") == "class":
+                    out[var] = r2.get("name", cand)
+                    break
+    return out
+
+
+# ---------------------------------------------------------------------- custom check library
+@dataclass
+class Check:
+    """One user-editable check (databases/checks/*.toml)."""
+
+    name: str
+    prompt: str
+    pattern: str | None = None
+    require: str | None = None
+    forbid: str | None = None
+    severity: str = "error"
+    modes: list[str] = field(default_factory=list)
+    source: str = ""
+
+    def applies(self, code: str, mode: str) -> bool:
+        if self.modes and mode not in self.modes:
+            return False
+        return not self.pattern or re.search(self.pattern, code) is not None
+
+    @property
+    def deterministic(self) -> bool:
+        return bool(self.require or self.forbid)
+
+    def violated(self, code: str) -> bool:
+        if self.require and re.search(self.require, code) is None:
+            return True
+        return bool(self.forbid and re.search(self.forbid, code))
+
+
+def check_dirs() -> list[Path]:
+    """Where checks are loaded from: databases/checks, then each folder in PIC_COPILOT_CHECKS."""
+    dirs = [project_root() / "databases" / "checks"]
+    for p in (os.environ.get("PIC_COPILOT_CHECKS") or "").split(os.pathsep):
+        if p:
+            dirs.append(Path(p))
+    return dirs
+
+
+def load_checks(dirs: list[Path] | None = None) -> tuple[list[Check], list[str]]:
+    """All checks, and a list of problems (bad files are reported, not fatal). Later names override earlier."""
+    checks: dict[str, Check] = {}
+    problems: list[str] = []
+    for d in dirs or check_dirs():
+        if not Path(d).is_dir():
+            continue
+        for f in sorted(Path(d).glob("*.toml")):
+            try:
+                data = tomllib.loads(f.read_text())
+            except (OSError, tomllib.TOMLDecodeError) as e:
+                problems.append(f"{f}: {e}")
+                continue
+            items = data.get("check") if isinstance(data.get("check"), list) else [data]
+            for item in items:
+                if not item.get("name") or not item.get("prompt"):
+                    problems.append(f"{f}: a check needs 'name' and 'prompt'")
+                    continue
+                bad = [k for k in ("pattern", "require", "forbid") if item.get(k) and not _valid_re(item[k])]
+                if bad:
+                    problems.append(f"{f}: check {item['name']!r} has an invalid regular expression in {bad[0]}")
+                    continue
+                sev = item.get("severity") or ("error" if item.get("require") or item.get("forbid") else "warning")
+                checks[item["name"]] = Check(name=item["name"], prompt=item["prompt"].strip(), pattern=item.get("pattern"),
+                                             require=item.get("require"), forbid=item.get("forbid"), severity=sev,
+                                             modes=list(item.get("modes") or []), source=str(f))
+    return list(checks.values()), problems
+
+
+def _valid_re(p: str) -> bool:
+    try:
+        re.compile(p)
+        return True
+    except re.error:
+        return False
+
+
+def custom_checks(code: str, mode: str, checks: list[Check]) -> tuple[list[dict], list[Check]]:
+    """(findings of violated deterministic checks, checks the LLM evaluator must apply)."""
+    findings, review = [], []
+    for c in checks:
+        if not c.applies(code, mode):
+            continue
+        if c.deterministic:
+            if c.violated(code):
+                findings.append({"kind": "check", "severity": c.severity, "line": None, "check": c.name,
+                                 "prompt": c.prompt, "message": f"check {c.name}: {c.prompt}"})
+        else:
+            review.append(c)
+    return findings, review
+
+
+def static_findings(code: str, mode: str, index=None, checks: list[Check] | None = None,
+                    interactive_pya: bool = False) -> tuple[list[dict], list[Check]]:
+    """All static findings for a script, and the review checks for the LLM evaluator."""
+    predefined = BRIDGE_GLOBALS if interactive_pya else ()
+    found = syntax_check(code)
+    if found:
+        return found, []
+    found += pyflakes_check(code, predefined)
+    found += api_check(code, index, predefined)
+    cf, review = custom_checks(code, mode, checks or [])
+    return found + cf, review

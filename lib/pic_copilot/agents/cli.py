@@ -1,0 +1,186 @@
+"""``pic-copilot ask`` and ``pic-copilot run`` (wired into pic_copilot.cli by ``register(subparsers)``)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+
+class ConsoleIO:
+    """PipelineIO that prints progress to stderr (and streamed text unless quiet)."""
+
+    def __init__(self, bridge=None, quiet: bool = False, stream: bool = True):
+        self.bridge = bridge
+        self.cancel = threading.Event()
+        self.quiet = quiet
+        self.stream = stream and not quiet
+        self._streaming = False
+
+    def _end_stream(self):
+        if self._streaming:
+            sys.stderr.write("\n")
+            self._streaming = False
+
+    def progress(self, stage, message, data=None):
+        if self.quiet:
+            return
+        self._end_stream()
+        print(f"[{stage}] {message}", file=sys.stderr, flush=True)
+
+    def token(self, agent, text):
+        if not self.stream or text is None:
+            return
+        if not self._streaming:
+            sys.stderr.write(f"[{agent}] ")
+            self._streaming = True
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+    def script(self, code, round_):
+        pass
+
+
+def _exec_summary_lines(rep: dict | None) -> list[str]:
+    from .evaluator import execution_summary
+
+    s = execution_summary(rep)
+    if not s.get("ran"):
+        return ["not run"]
+    lines = [f"where: {s.get('where')}  ok: {s['ok']}  duration: {s.get('duration_s')} s"]
+    if s.get("exception"):
+        lines.append(f"exception: {s['exception']['type']}: {s['exception']['message']}")
+    if s.get("stdout"):
+        lines.append("stdout:\n" + s["stdout"].rstrip())
+    for f in s.get("files") or []:
+        lines.append(f"file: {f['path']} ({f.get('kind')}, {f.get('size')} bytes)")
+    if s.get("changes"):
+        lines.append("layout changes: " + json.dumps(s["changes"]))
+    return lines
+
+
+def cmd_ask(args) -> int:
+    from ..config import load_settings
+    from ..llm import LLMError
+    from ..pipeline_io import Request
+    from . import run_request
+
+    settings = load_settings()
+    mode = args.mode or settings.mode
+    bridge = None
+    if mode == "interactive":
+        from ..klayout_batch import KlayoutBatchBridge
+
+        try:
+            bridge = KlayoutBatchBridge(layout_file=args.layout)
+        except RuntimeError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    io = ConsoleIO(bridge=bridge, quiet=args.quiet or args.json, stream=not args.no_stream)
+    req = Request(id=args.id or uuid.uuid4().hex[:12], prompt=args.request, mode=mode, max_rounds=args.max_rounds,
+                  config=args.config)
+    try:
+        out = run_request(req, io, settings)
+    except KeyboardInterrupt:
+        io.cancel.set()
+        print("cancelled", file=sys.stderr)
+        return 130
+    except LLMError as e:
+        if args.json:
+            print(json.dumps({"ok": False, "error": {"kind": e.kind, "message": str(e)}}))
+        else:
+            print(f"error ({e.kind}): {e}", file=sys.stderr)
+        return 3
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(out.script)
+    if args.json:
+        from .evaluator import execution_summary
+
+        print(json.dumps({"ok": out.ok, "rounds": out.rounds, "message": out.message, "script": out.script,
+                          "execution": execution_summary(out.execution), "usage": out.usage,
+                          "record": out.record_path}, indent=1, default=str))
+    else:
+        io._end_stream()
+        print(out.script)
+        print(f"# {'OK' if out.ok else 'FAILED'}: {out.message}", file=sys.stderr)
+        for line in _exec_summary_lines(out.execution):
+            print("# " + line.replace("\n", "\n# "), file=sys.stderr)
+        u = out.usage
+        print(f"# LLM: {u.get('calls')} calls, {u.get('prompt_tokens')}+{u.get('completion_tokens')} tokens, "
+              f"{u.get('llm_time_s')} s; record: {out.record_path}", file=sys.stderr)
+    if bridge is not None and args.layout is None:
+        bridge.close()
+    return 0 if out.ok else 1
+
+
+def cmd_run(args) -> int:
+    from ..execution import execute
+
+    path = Path(args.file)
+    try:
+        code = path.read_text()
+    except OSError as e:
+        print(f"error: cannot read {path}: {e}", file=sys.stderr)
+        return 2
+    bridge = None
+    if args.mode == "interactive":
+        from ..klayout_batch import KlayoutBatchBridge
+
+        bridge = KlayoutBatchBridge(layout_file=args.layout)
+    rep = execute(code, args.mode, bridge, timeout_s=args.timeout)
+    if args.json:
+        from .evaluator import execution_summary
+
+        print(json.dumps(execution_summary(rep), indent=1, default=str))
+    else:
+        for line in _exec_summary_lines(rep):
+            print(line)
+        exc = rep.get("exception") or {}
+        if exc.get("traceback"):
+            print(exc["traceback"].rstrip(), file=sys.stderr)
+    return 0 if rep.get("ok") else 1
+
+
+def register(subparsers) -> None:
+    """Add the ``ask`` and ``run`` subcommands."""
+    from .pipeline import CONFIGS
+
+    a = subparsers.add_parser("ask", help="turn a design request into a checked script")
+    a.add_argument("request", help="the request in plain language")
+    a.add_argument("--mode", choices=["sandbox", "interactive"], default=None,
+                   help="sandbox (engine Python) or interactive (KLayout; klayout -b on --layout when no GUI)")
+    a.add_argument("--out", help="write the final script to this file")
+    a.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    a.add_argument("--max-rounds", type=int, default=None, help="evaluator rounds (default from settings)")
+    a.add_argument("--config", choices=list(CONFIGS), default="full", help="pipeline configuration")
+    a.add_argument("--layout", help="interactive mode without a GUI: the GDS file the script works on")
+    a.add_argument("--id", help="request id (to continue with feedback in the same process)")
+    a.add_argument("--quiet", action="store_true", help="no progress output")
+    a.add_argument("--no-stream", action="store_true", help="do not echo streamed LLM text")
+    a.set_defaults(func=cmd_ask)
+
+    r = subparsers.add_parser("run", help="run a script in the sandbox and print a result summary")
+    r.add_argument("file")
+    r.add_argument("--mode", choices=["sandbox", "interactive"], default="sandbox")
+    r.add_argument("--layout", help="interactive mode: the GDS file the script works on (klayout -b)")
+    r.add_argument("--timeout", type=float, default=120)
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_run)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (python -m pic_copilot.agents.cli ...) until the lead wires register() in."""
+    ap = argparse.ArgumentParser(prog="pic-copilot")
+    sub = ap.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = ap.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

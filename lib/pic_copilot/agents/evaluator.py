@@ -1,0 +1,144 @@
+"""Script Evaluator: gathers evidence (static checks, custom checks, execution, designer feedback),
+decides accept or revise, and writes targeted revision instructions for the agent that must change."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePath
+
+from . import prompts
+from .base import Agent
+
+TARGETS = ["programmer", "query_generator", "planner"]
+SCHEMA = {
+    "type": "object",
+    "required": ["decision", "instructions"],
+    "properties": {
+        "thoughts": {"type": "string"},
+        "decision": {"type": "string", "enum": ["accept", "revise"]},
+        "target": {"type": "string", "enum": TARGETS},
+        "instructions": {"type": "string"},
+    },
+}
+TB_CHARS = 1500
+IMPORT_HINTS = {"gf": "import gdsfactory as gf", "np": "import numpy as np", "pya": "import pya",
+                "kdb": "import klayout.db as kdb", "sax": "import sax", "jnp": "import jax.numpy as jnp",
+                "plt": "import matplotlib.pyplot as plt", "csv": "import csv", "json": "import json",
+                "math": "import math", "os": "import os"}
+OUT_CHARS = 600
+
+
+def new_agent() -> Agent:
+    return Agent("evaluator", prompts.text("evaluator"), prompts.fewshot("evaluator"))
+
+
+def _tail(text: str | None, n: int) -> str:
+    text = (text or "").strip()
+    return text if len(text) <= n else "..." + text[-n:]
+
+
+def execution_summary(rep: dict | None) -> dict:
+    """The parts of an execution report that matter for a decision (also the progress/record data)."""
+    if rep is None:
+        return {"ran": False}
+    exc = rep.get("exception") or None
+    files = [{"path": f.get("path"), "kind": f.get("kind"), "size": f.get("size"),
+              "summary": f.get("summary")} for f in (rep.get("files") or [])][:10]
+    out = {"ran": True, "where": rep.get("where"), "ok": bool(rep.get("ok")), "timed_out": bool(rep.get("timed_out")),
+           "exit_code": rep.get("exit_code"), "duration_s": rep.get("duration_s"),
+           "exception": {"type": exc.get("type"), "message": _tail(exc.get("message"), 400)} if exc else None,
+           "stdout": _tail(rep.get("stdout"), OUT_CHARS), "stderr": _tail(rep.get("stderr"), 300), "files": files}
+    if rep.get("changes") is not None:
+        out["changes"] = rep.get("changes")
+    if rep.get("inserted_cells"):
+        out["inserted_cells"] = rep["inserted_cells"]
+    return out
+
+
+def execution_text(rep: dict) -> str:
+    """Execution evidence as prompt text (short)."""
+    s = execution_summary(rep)
+    parts = ["ok" if s["ok"] else "FAILED"]
+    if s.get("exception"):
+        parts.append(f"{s['exception']['type']}: {s['exception']['message']}")
+    if s.get("stdout"):
+        parts.append("printed: " + s["stdout"])
+    if s.get("files"):
+        parts.append("files: " + ", ".join(f"{f['path']} ({f.get('kind') or '?'}"
+                                            + (f"; {json.dumps(f['summary'], separators=(',', ':'))[:160]}" if f.get("summary") else "")
+                                            + ")" for f in s["files"]))
+    ch = s.get("changes")
+    if ch:
+        parts.append("layout changes: " + json.dumps({k: ch.get(k) for k in ("cells_added", "layers_added", "shapes_delta",
+                                                                           "bbox_after_um") if ch.get(k)}, separators=(",", ":"))[:400])
+    return "; ".join(parts)
+
+
+def decision(kind: str, target: str, instructions: str, source: str, **extra) -> dict:
+    return {"decision": kind, "target": target, "instructions": instructions, "source": source, **extra}
+
+
+def from_static(findings: list[dict]) -> dict | None:
+    """Revise without running when a static error was found (syntax, undefined name, unknown API, failed check)."""
+    errors = [f for f in findings if f["severity"] == "error"]
+    if not errors:
+        return None
+    api = [f for f in errors if f["kind"] == "api"]
+    lines = "\n".join(f"- {f['message']}" for f in errors[:8])
+    text = f"The script was not run: static checks found these errors:\n{lines}"
+    fixes = []
+    for f in errors:
+        m = re.search(r"undefined name '(\w+)'", f["message"])
+        if m and m.group(1) in IMPORT_HINTS and IMPORT_HINTS[m.group(1)] not in fixes:
+            fixes.append(IMPORT_HINTS[m.group(1)])
+    if fixes:
+        text += "\nAdd the missing import(s) at the top: " + "; ".join(fixes) + "."
+    undefined = [f for f in errors if "undefined name" in f["message"]
+                 and re.search(r"undefined name '(\w+)'", f["message"]).group(1) not in IMPORT_HINTS]
+    if undefined:
+        text += "\nDefine every other undefined name before use, or leave that argument out to use its default."
+    return decision("revise", "query_generator" if api else "programmer", text, "static",
+                    lookup=[s for f in api for s in (f.get("suggestions") or [f["name"]])][:4])
+
+
+def from_execution(rep: dict) -> dict | None:
+    """Revise when the run failed: the traceback goes to the programmer."""
+    if rep.get("ok"):
+        return None
+    exc = rep.get("exception") or {}
+    if rep.get("timed_out"):
+        head = "Running the script timed out; make it faster or remove endless loops."
+    else:
+        head = f"Running the script failed with {exc.get('type', 'an error')}: {exc.get('message', '')}".strip()
+    tb = _tail(exc.get("traceback") or rep.get("stderr"), TB_CHARS)
+    text = head + (f"\nTraceback:\n{tb}" if tb else "")
+    out = _tail(rep.get("stdout"), 400)
+    if out:
+        text += f"\nPrinted before the error:\n{out}"
+    return decision("revise", "programmer", text, "execution")
+
+
+def missing_outputs(rep: dict, wanted: list[str]) -> dict | None:
+    """Files the designer named that the script did not write (only when the runner lists files)."""
+    if not wanted or rep.get("files") is None or rep.get("where") == "klayout":
+        return None
+    written = {PurePath(f.get("path", "")).name for f in rep.get("files") or []}
+    missing = [w for w in wanted if PurePath(w).name not in written]
+    if not missing:
+        return None
+    return decision("revise", "programmer",
+                    f"The script ran but did not write {', '.join(missing)}; the designer asked for exactly "
+                    f"{'this file' if len(missing) == 1 else 'these files'}. Files written: {', '.join(sorted(written)) or 'none'}.",
+                    "outputs")
+
+
+def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None) -> dict:
+    """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept."""
+    checks = "\n".join(f"- {c.name}: {c.prompt}" for c in review_checks) or "(none)"
+    user = prompts.render("evaluator_user", prompt=prompt, script=script.rstrip()[:3000], execution=execution_text(rep),
+                          checks=checks)
+    ans = agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=250, with_memory=False)
+    instr = (ans.get("instructions") or "").strip()
+    if ans["decision"] == "revise" and len(instr) >= 12:
+        return decision("revise", ans.get("target") or "programmer", instr, "llm", thoughts=ans.get("thoughts", ""))
+    return decision("accept", "", "", "llm", thoughts=ans.get("thoughts", ""))

@@ -1,0 +1,125 @@
+"""Function-specific script generators (layout, drc, simulation, data).
+
+Each owns its databases (prompts/domains.toml). Inside: a Query Generator (several short queries,
+each routed to one of the generator's databases) -> the hybrid retrievers -> a Programmer that
+writes the sub-script from the rewritten subtask, the retrieved chunks and the execution context.
+"""
+from __future__ import annotations
+
+import json
+
+from . import prompts, retrieve
+from .base import Agent, extract_code
+from .planner import context_text
+
+
+def query_schema(dbs: list[str]) -> dict:
+    q = {"type": "object", "required": ["db", "query"],
+         "properties": {"db": {"type": "string", "enum": dbs} if dbs else {"type": "string"}, "query": {"type": "string"}}}
+    return {"type": "object", "required": ["queries"],
+            "properties": {"queries": {"type": "array", "minItems": 1, "maxItems": 4, "items": q}}}
+
+
+class ScriptGenerator:
+    """One domain's generator with its own query generator and programmer (each with memory)."""
+
+    def __init__(self, domain: str, mode: str, available: tuple[str, ...] | None = None):
+        spec = prompts.domains()[domain]
+        avail = retrieve.available_databases() if available is None else available
+        self.domain = domain
+        self.mode = mode
+        self.databases = [d for d in spec["databases"] if d in avail]
+        db_lines = "\n".join(f"- {d}" for d in self.databases) or "- (none)"
+        self.query_agent = Agent("query_generator", prompts.render("query_generator", databases=db_lines),
+                                 prompts.fewshot("query_generator"))
+        cfg = prompts.domains()
+        examples = prompts.fewshot(f"programmer_{domain}")
+        if mode == "interactive" and domain in ("layout", "drc", "data"):
+            examples = examples + prompts.fewshot("programmer_interactive")
+        system = prompts.render("programmer", domain_title=spec["title"], versions=cfg["versions"]["text"],
+                                domain_rules=spec["rules"].strip(), mode_rules=cfg["modes"][mode]["rules"].strip())
+        self.programmer = Agent("programmer", system, examples)
+        self.docs: list[dict] = []   # the chunks the programmer saw last
+
+    # -- query generator + retrievers
+    def queries(self, client, task: str, extra: str = "", cancel=None) -> list[dict]:
+        if not self.databases:
+            return []
+        user = prompts.render("query_generator_user", task=task, extra=extra)
+        ans = self.query_agent.ask_json(client, user, query_schema(self.databases), cancel=cancel, max_tokens=200)
+        qs = []
+        for q in ans["queries"]:
+            db = q["db"] if q["db"] in self.databases else self.databases[0]
+            if q["query"].strip():
+                qs.append({"db": db, "query": q["query"].strip()})
+        return qs
+
+    def retrieve(self, queries: list[dict], k: int = 3) -> tuple[list[dict], list[str]]:
+        """Hits of all queries interleaved (best of each query first), and errors."""
+        per, errors = [], []
+        for q in queries:
+            hits, err = retrieve.search(q["query"], q.get("db"), k=k)
+            if err:
+                errors.append(err)
+            per.append(hits)
+        merged, seen = [], set()
+        for rank in range(k):
+            for hits in per:
+                if rank < len(hits) and hits[rank].get("id") not in seen:
+                    seen.add(hits[rank].get("id"))
+                    merged.append(hits[rank])
+        return merged, errors
+
+    # -- programmer
+    def write(self, client, subtask: dict, docs: list[dict], layout_context: dict | None, cancel=None,
+              on_token=None) -> str:
+        self.docs = docs
+        outputs = subtask.get("outputs") or []
+        user = prompts.render("programmer_user", task=subtask["task"],
+                              outputs=("Outputs: " + ", ".join(outputs)) if outputs else "",
+                              context=context_text(layout_context) if self.mode == "interactive" else "",
+                              docs=retrieve.format_docs(docs))
+        return extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))
+
+    def revise(self, client, script: str, instructions: str, docs: list[dict] | None = None, cancel=None,
+               on_token=None) -> str:
+        if docs is not None:
+            self.docs = docs
+        last = self.programmer.memory[-1]["content"] if self.programmer.memory else ""
+        current = "" if script.strip() and script.strip() in last else f"Current script:\n```python\n{script.rstrip()}\n```\n"
+        doc_text = ("API documentation:\n" + retrieve.format_docs(docs, budget=3000)) if docs else ""
+        user = prompts.render("programmer_revise", instructions=current + instructions, docs=doc_text)
+        code = extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))
+        if code.strip() == script.strip():  # the model repeated itself: one more try with more randomness
+            if on_token is not None:
+                on_token(None)
+            self.programmer.memory[-2:] = []
+            code = extract_code(self.programmer.ask_text(
+                client, user + "\nYour last answer repeated the same script unchanged; change it to fix the errors.",
+                cancel=cancel, on_token=on_token, temperature=0.7))
+        return code
+
+
+def plan_text(plan: dict) -> str:
+    return "\n".join(f"{i + 1}. [{s['domain']}] {s['task']}" + (f" (writes {', '.join(s['outputs'])})" if s.get("outputs") else "")
+                     for i, s in enumerate(plan["subtasks"]))
+
+
+class Synthesizer:
+    """Merges the sub-scripts of a composite plan into one script."""
+
+    def __init__(self):
+        self.agent = Agent("synthesizer", prompts.text("synthesizer"))
+
+    def merge(self, client, plan: dict, parts: list[str], cancel=None, on_token=None) -> str:
+        blocks = "\n".join(f"Script for step {i + 1}:\n```python\n{p.rstrip()}\n```" for i, p in enumerate(parts))
+        user = prompts.render("synthesizer_user", plan=plan_text(plan), parts=blocks)
+        return extract_code(self.agent.ask_text(client, user, cancel=cancel, on_token=on_token))
+
+
+def describe_hits(hits: list[dict]) -> list[dict]:
+    return [{"id": h.get("id"), "db": h.get("db"), "name": retrieve.hit_name(h),
+             "score": round(float(h.get("score") or 0.0), 4)} for h in hits]
+
+
+__all__ = ["ScriptGenerator", "Synthesizer", "plan_text", "describe_hits", "json"]

@@ -1,0 +1,80 @@
+"""Task Planner: single-domain or composite, ordered and rewritten subtasks, routed to generators."""
+from __future__ import annotations
+
+import json
+import re
+
+from . import prompts
+from .base import Agent
+
+SCHEMA = {
+    "type": "object",
+    "required": ["subtasks"],
+    "properties": {
+        "thoughts": {"type": "string"},
+        "subtasks": {
+            "type": "array", "minItems": 1, "maxItems": 4,
+            "items": {
+                "type": "object",
+                "required": ["domain", "task"],
+                "properties": {
+                    "domain": {"type": "string", "enum": list(prompts.DOMAINS)},
+                    "task": {"type": "string"},
+                    "outputs": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+    },
+}
+
+
+def new_agent() -> Agent:
+    return Agent("planner", prompts.text("planner"), prompts.fewshot("planner"))
+
+
+def context_text(layout_context: dict | None) -> str:
+    if not layout_context:
+        return ""
+    keep = {k: layout_context[k] for k in ("file", "dbu", "active_cell", "top_cells", "layers", "bbox_um")
+            if k in layout_context}
+    text = json.dumps(keep, separators=(",", ":"))
+    return "Open layout: " + (text[:600] + "..." if len(text) > 600 else text)
+
+
+def requested_files(prompt: str) -> list[str]:
+    """File names written literally in the request (e.g. mmi.gds)."""
+    return sorted(set(re.findall(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html)\b", prompt)))
+
+
+def normalise(plan: dict, prompt: str) -> dict:
+    subtasks = [s for s in plan.get("subtasks", []) if s.get("task", "").strip()]
+    if not subtasks:
+        subtasks = [{"domain": "layout", "task": prompt, "outputs": []}]
+    for s in subtasks:
+        s.setdefault("outputs", [])
+    return {"thoughts": plan.get("thoughts", ""), "composite": len(subtasks) > 1, "subtasks": subtasks,
+            "requested_files": requested_files(prompt)}
+
+
+def plan(agent: Agent, client, prompt: str, mode: str, layout_context: dict | None, cancel=None,
+         extra: str = "") -> dict:
+    """Ask the planner; returns {"thoughts", "composite", "subtasks": [{domain, task, outputs}], "requested_files"}."""
+    user = prompts.render("planner_user", mode=mode, context=context_text(layout_context),
+                          prompt=prompt + (f"\n{extra}" if extra else ""))
+    return normalise(agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=400), prompt)
+
+
+def single_plan(prompt: str, domain: str = "layout") -> dict:
+    """A one-step plan without the planner (zero-shot and other baselines)."""
+    return normalise({"subtasks": [{"domain": guess_domain(prompt) or domain, "task": prompt}]}, prompt)
+
+
+def guess_domain(prompt: str) -> str | None:
+    p = prompt.lower()
+    if re.search(r"\bsax\b|s-param|spectrum|transmission|simulat", p):
+        return "simulation"
+    if re.search(r"\bdrc\b|design rule|min(imum)? (width|spacing)|spacing check|width check", p):
+        return "drc"
+    if re.search(r"\bcsv\b|statistic|count .*shapes|export .*table|plot", p):
+        return "data"
+    return "layout"

@@ -1,0 +1,99 @@
+"""Static checks: pyflakes, the API check against the symbol index, the custom check library."""
+from __future__ import annotations
+
+import pytest
+
+from pic_copilot.agents import checks
+from pic_copilot.agents.base import extract_code, parse_json
+
+
+class FakeIndex:
+    names = {"gdsfactory", "gdsfactory.components", "gdsfactory.components.mmi1x2", "gdsfactory.Component",
+             "gdsfactory.Component.write_gds", "gdsfactory.gpdk"}
+
+    def has(self, n):
+        return n in self.names
+
+    def lookup(self, n):
+        if n == "gdsfactory.components.mmi1x2":
+            return {"name": n, "kind": "function", "signature": f"{n}(width_mmi: float = 2.5) -> Component"}
+        if n == "gdsfactory.Component":
+            return {"name": n, "kind": "class", "signature": "Component()"}
+        return {"name": n, "kind": "function"} if n in self.names else None
+
+    def params(self, n):
+        return {"gdsfactory.components.mmi1x2": ["width_mmi", "length_mmi"],
+                "gdsfactory.Component.write_gds": ["gdspath", "with_metadata"]}.get(n, [] if n in self.names else None)
+
+    def signature(self, n):
+        return ""
+
+    def suggest(self, n):
+        return ["gdsfactory.Component.write_gds"] if n.endswith("write_gds") else []
+
+
+def test_pyflakes_findings():
+    f = checks.pyflakes_check("import os\nprint(undefined_thing)\n")
+    kinds = {x["code"]: x["severity"] for x in f}
+    assert kinds["UndefinedName"] == "error" and kinds["UnusedImport"] == "warning"
+    assert any("undefined_thing" in x["message"] for x in f)
+    # the bridge's globals are defined in interactive mode
+    f2 = checks.pyflakes_check("cell.shapes(layout.layer(1, 0))\nprint(dbu)\n", checks.BRIDGE_GLOBALS)
+    assert not [x for x in f2 if x["severity"] == "error"]
+
+
+def test_syntax_error_short_circuits():
+    found, _ = checks.static_findings("def f(:\n  pass\n", "sandbox")
+    assert found[0]["kind"] == "syntax" and found[0]["severity"] == "error"
+
+
+def test_api_check_unknown_function_attribute_and_kwarg():
+    code = ("import gdsfactory as gf\nc = gf.components.mmi1x2(width_mmi=3, lenght_mmi=5)\n"
+            "gf.write_gds(c, 'a.gds')\nc.write_gds('a.gds', with_metadata=False)\nc.write_gdss('b.gds')\n"
+            "import numpy as np\nnp.not_checked()\n")
+    f = checks.api_check(code, FakeIndex())
+    msgs = [x["message"] for x in f]
+    assert any("gdsfactory.write_gds" in m and "Did you mean: gdsfactory.Component.write_gds" in m for m in msgs)
+    assert any("lenght_mmi" in m and "length_mmi" in m for m in msgs)
+    assert any("write_gdss" in m for m in msgs)
+    assert not any("numpy" in m or "np." in m for m in msgs)
+    assert not any("'with_metadata'" in m for m in msgs)
+
+
+def test_api_check_uses_runtime_to_confirm_module_objects():
+    # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
+    code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"
+    assert checks.api_check(code, FakeIndex()) == []
+
+
+def test_checks_library_loads_builtin_and_user_checks(tmp_path, monkeypatch):
+    user = tmp_path / "mine"
+    user.mkdir()
+    (user / "no_prints.toml").write_text('name = "no-magic-number"\nforbid = "42"\nprompt = "Do not hard-code 42."\n')
+    (user / "review.toml").write_text('[[check]]\nname = "units"\nprompt = "Lengths are in micrometres."\n'
+                                      '[[check]]\nname = "bad"\nforbid = "("\nprompt = "x"\n')
+    (user / "broken.toml").write_text("name = \n")
+    monkeypatch.setenv("PIC_COPILOT_CHECKS", str(user))
+    loaded, problems = checks.load_checks()
+    names = {c.name for c in loaded}
+    assert {"gdsfactory-active-pdk", "write-gds-without-metadata", "no-magic-number", "units"} <= names
+    assert any("broken.toml" in p for p in problems) and any("invalid regular expression" in p for p in problems)
+    found, review = checks.custom_checks("x = 42\nimport gdsfactory as gf\nc = gf.components.mmi1x2()\n", "sandbox", loaded)
+    fnames = {f["check"] for f in found}
+    assert "no-magic-number" in fnames and "gdsfactory-active-pdk" in fnames
+    assert "units" in {c.name for c in review}
+    # mode-restricted check: metadata only matters in interactive mode
+    code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\ngf.components.mmi1x2().write_gds('a.gds')\n"
+    assert "write-gds-without-metadata" not in {f["check"] for f in checks.custom_checks(code, "sandbox", loaded)[0]}
+    assert "write-gds-without-metadata" in {f["check"] for f in checks.custom_checks(code, "interactive", loaded)[0]}
+
+
+def test_json_parse_and_code_extraction():
+    schema = {"type": "object", "required": ["a"], "properties": {"a": {"type": "string", "enum": ["x", "y"]}}}
+    assert parse_json('```json\n{"a": "x"}\n```', schema) == {"a": "x"}
+    with pytest.raises(ValueError):
+        parse_json('{"a": "z"}', schema)
+    with pytest.raises(ValueError):
+        parse_json("nope", schema)
+    assert extract_code("text\n```python\nprint(1)\n```\nmore") == "print(1)\n"
+    assert extract_code("```python\nprint(2)\n") == "print(2)\n"  # unterminated (max_tokens)
