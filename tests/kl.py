@@ -41,3 +41,31 @@ def run_cases(script: Path, tmp: Path, **defs) -> dict:
     if not out.exists():
         raise AssertionError(f"KLayout case script failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return json.loads(out.read_text())
+
+
+def run_gui(script: Path, tmp: Path, display: str, env: dict | None = None, timeout: float = 180,
+            **defs) -> tuple[dict, subprocess.CompletedProcess | None]:
+    """Run the KLayout GUI (editing mode) with the package installed and ``-r script``.
+
+    The script writes a JSON dict to the file given as `out`. KLayout may ignore SIGTERM, so
+    on timeout the process group is killed with SIGKILL.
+    """
+    out = tmp / (script.stem + ".json")
+    cmd = [KLAYOUT, "-e", "-r", str(script), "-rd", f"root={ROOT}", "-rd", f"out={out}"]
+    for k, v in defs.items():
+        cmd += ["-rd", f"{k}={v}"]
+    full_env = dict(os.environ, KLAYOUT_HOME=str(private_home(tmp)), DISPLAY=display,
+                    PIC_COPILOT_HOME=str(tmp / "pic-home"))
+    full_env.pop("QT_QPA_PLATFORM", None)
+    full_env.update(env or {})
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env,
+                            start_new_session=True)
+    try:
+        stdout, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        stdout, _ = proc.communicate()
+        raise AssertionError(f"KLayout GUI did not finish within {timeout} s:\n{stdout[-3000:]}")
+    if not out.exists():
+        raise AssertionError(f"KLayout GUI script wrote no result (exit {proc.returncode}):\n{stdout[-3000:]}")
+    return json.loads(out.read_text()), proc

@@ -1,6 +1,6 @@
 """Runs inside the KLayout GUI (see tests/test_gui.py): sends a request through the real panel.
 
-Globals from -rd: root, out (JSON result file), shot (PNG path), prompt, mode, timeout.
+Globals from -rd: root, out (JSON result file), shot (PNG path), prompt, mode, wait_s.
 """
 import json
 import time
@@ -29,7 +29,7 @@ try:
     timer.interval = 20
     timer.timeout = lambda: ticks.append(time.monotonic())
     timer.start()
-    while not p.controller.finished and time.monotonic() - t0 < float(timeout):  # noqa: F821
+    while not p.controller.finished and time.monotonic() - t0 < float(wait_s):  # noqa: F821
         app.process_events()
         time.sleep(0.005)
     timer.stop()

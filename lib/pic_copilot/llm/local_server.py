@@ -6,6 +6,7 @@ left its state file), and stopped only when asked. Its state lives in
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -99,10 +100,21 @@ def status() -> ServerInfo | None:
 def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
     """Return a healthy embedded server, starting one if none is running.
 
+    Several engines (panel, command line, MCP server) may ask at once: a file lock makes sure
+    only one server is started and the others reuse it.
+
     Raises:
         LocalServerError: runtime or model missing (run scripts/setup.sh), or the server did not
             become healthy in time (the log path is in the message).
     """
+    lock_path = data_home() / "llm-server.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _start_locked(timeout_s, port)
+
+
+def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     running = status()
     if running is not None:
         return running
@@ -118,7 +130,9 @@ def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
     log.parent.mkdir(parents=True, exist_ok=True)
     threads = str(max(1, min(4, os.cpu_count() or 2)))
     cmd = [str(py), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-           "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads]
+           "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads,
+           # queue concurrent requests (panel, CLI, MCP share one server) instead of cutting one off
+           "--interrupt_requests", "False"]
     with open(log, "ab") as lf:
         proc = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
