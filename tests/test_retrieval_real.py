@@ -73,3 +73,13 @@ def test_warm_hybrid_latency_budget():
         lat.append(time.perf_counter() - t0)
     lat.sort()
     assert lat[len(lat) // 2] < 0.05  # budget is 20 ms; generous here for busy CI machines
+
+
+def test_exact_api_name_in_query_ranks_that_entry_first():
+    """An identifier written verbatim beats longer relatives whose summaries read closer."""
+    from pic_copilot.retrieval import search_apis
+
+    ids = [h["id"] for h in search_apis("mmi1x2", db="gdsfactory", k=3)]
+    assert ids[0] == "gdsfactory.components.mmi1x2", ids
+    ids = [h["id"] for h in search_apis("Region width_check", db="pya", k=3)]
+    assert ids[0] == "pya.Region.width_check", ids

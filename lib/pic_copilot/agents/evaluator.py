@@ -140,5 +140,22 @@ def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_chec
     ans = agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=250, with_memory=False)
     instr = (ans.get("instructions") or "").strip()
     if ans["decision"] == "revise" and len(instr) >= 12:
+        if contradicted_by_run(instr, rep):
+            return decision("accept", "", "", "llm", thoughts=ans.get("thoughts", ""),
+                            overruled=f"the evaluator asked: {instr!r}, but the run already wrote every file it names")
         return decision("revise", ans.get("target") or "programmer", instr, "llm", thoughts=ans.get("thoughts", ""))
     return decision("accept", "", "", "llm", thoughts=ans.get("thoughts", ""))
+
+
+_FILE = re.compile(r"[\w./-]+\.(?:gds|oas|csv|json|lyrdb|png|txt|npy|npz)\b", re.IGNORECASE)
+
+
+def contradicted_by_run(instructions: str, rep: dict) -> bool:
+    """True when an LLM objection is only about output files and the run wrote all of them.
+
+    Small models sometimes ask to "write X.gds" although the run did exactly that; the execution
+    evidence wins over such a claim.
+    """
+    named = {PurePath(m).name for m in _FILE.findall(instructions)}
+    written = {PurePath(f.get("path", "")).name for f in rep.get("files") or []}
+    return bool(rep.get("ok")) and bool(named) and named <= written

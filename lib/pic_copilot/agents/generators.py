@@ -47,7 +47,9 @@ class ScriptGenerator:
             return []
         user = prompts.render("query_generator_user", task=task, extra=extra)
         ans = self.query_agent.ask_json(client, user, query_schema(self.databases), cancel=cancel, max_tokens=200)
-        qs = []
+        # the subtask itself is the best query for summary-based retrieval (summaries are written the
+        # way designers ask): it goes first, to the domain's main database
+        qs = [{"db": self.databases[0], "query": task}]
         for q in ans["queries"]:
             db = q["db"] if q["db"] in self.databases else self.databases[0]
             if q["query"].strip():

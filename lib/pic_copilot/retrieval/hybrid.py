@@ -4,11 +4,16 @@ Dense: cosine (dot product of L2-normalised vectors) against every summary embed
 selected databases. Sparse: BM25 (Okapi, k1=1.5, b=0.75, the ``rank_bm25.BM25Okapi``
 formula incl. its epsilon floor for negative idf) over the summaries, computed from
 precomputed postings with corpus statistics of the selected databases taken together.
+Exact names: entries whose short name (the last dotted part of the id, e.g. ``mmi1x2``) is
+written verbatim in the query as an identifier form a third ranked list (best dense score
+first), so that asking for ``mmi1x2`` finds ``mmi1x2`` before ``mmi1x2_with_sbend``. Plain-language
+queries name no API and are not affected.
 Fusion: score(d) = sum_r w_r / (c + rank_r(d)), ranks 1-based, over the top ``depth`` of each.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,10 +22,27 @@ from .store import Database
 from .tokenize import tokenize
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def identifiers(text: str) -> set[str]:
+    """Identifier-like words of a query that could be API names: those with an underscore or a
+    digit or a dot, or CamelCase (plain English words are left out), plus their last dotted part."""
+    out: set[str] = set()
+    for m in _IDENT.finditer(text):
+        w = m.group(0)
+        last = w.rsplit(".", 1)[-1]
+        if "_" in w or "." in w or any(ch.isdigit() for ch in w) or (last[:1].isupper() and any(ch.islower() for ch in last[1:]) and any(ch.isupper() for ch in last[1:])):
+            out.add(w.lower())
+            out.add(last.lower())
+    return out
+
+
 @dataclass(frozen=True)
 class FusionConfig:
     w_dense: float = 0.7
     w_sparse: float = 0.3
+    w_name: float = 0.5
     c: float = 60.0
     depth: int = 50
     k1: float = 1.5
@@ -63,6 +85,7 @@ class Retriever:
         self.doclen = np.concatenate([np.asarray(d.doclen, dtype=np.float32) for d in dbs]) if dbs else np.zeros(0, np.float32)
         self.avgdl = float(self.doclen.mean()) if self.n else 1.0
         self._avg_idf: float | None = None
+        self._by_short_name: dict[str, list[int]] | None = None
         self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
@@ -112,6 +135,25 @@ class Retriever:
                 scores[rows] += idf * tf * (k1 + 1) / (tf + self._norm[rows])
         return scores
 
+    # -- exact names
+    def short_names(self) -> dict[str, list[int]]:
+        """short name (lower case) -> rows; built once on first use (~10 ms)."""
+        if self._by_short_name is None:
+            idx: dict[str, list[int]] = {}
+            row = 0
+            for d in self.dbs:
+                for entry_id in d.ids:
+                    idx.setdefault(entry_id.split("#")[0].rsplit(".", 1)[-1].lower(), []).append(row)
+                    row += 1
+            self._by_short_name = idx
+        return self._by_short_name
+
+    def name_ranking(self, query: str, dense: np.ndarray) -> list[int]:
+        """Rows whose short name the query writes verbatim, best dense score first."""
+        names = self.short_names()
+        rows = [r for w in identifiers(query) for r in names.get(w, ())]
+        return sorted(set(rows), key=lambda r: -float(dense[r]))
+
     # -- ranking
     def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5) -> list[tuple[int, float]]:
         """[(global row, score)] best first. mode: hybrid | dense | bm25."""
@@ -126,4 +168,9 @@ class Retriever:
         dense = self.dense_scores(qvec)
         d_rank = [int(i) for i in top_k(dense, depth)]
         s_rank = [int(i) for i in top_k(sparse, depth) if sparse[i] > 0]
-        return rrf([d_rank, s_rank], [self.config.w_dense, self.config.w_sparse], self.config.c)[:k]
+        rankings, weights = [d_rank, s_rank], [self.config.w_dense, self.config.w_sparse]
+        n_rank = self.name_ranking(query, dense) if self.config.w_name > 0 else []
+        if n_rank:
+            rankings.append(n_rank[:depth])
+            weights.append(self.config.w_name)
+        return rrf(rankings, weights, self.config.c)[:k]

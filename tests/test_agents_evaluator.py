@@ -1,0 +1,22 @@
+"""Evaluator decisions that do not need an LLM."""
+from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, missing_outputs
+
+
+def test_llm_objection_about_a_file_the_run_wrote_is_overruled():
+    rep = {"ok": True, "files": [{"path": "mmi1x2.gds"}]}
+    assert contradicted_by_run("Write the component to mmi1x2.gds, the file name the designer asked for.", rep)
+    assert not contradicted_by_run("Write it to other.gds", rep)
+    assert not contradicted_by_run("Make the taper longer", rep)
+    assert not contradicted_by_run("Write mmi1x2.gds", {"ok": False, "files": [{"path": "mmi1x2.gds"}]})
+
+
+def test_failed_run_sends_traceback_to_programmer():
+    d = from_execution({"ok": False, "exception": {"type": "KeyError", "message": "'out1'",
+                                                   "traceback": "Traceback ...\nKeyError: 'out1'"}})
+    assert d["target"] == "programmer" and "KeyError: 'out1'" in d["instructions"]
+
+
+def test_missing_requested_output():
+    d = missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "a.gds"}]}, ["b.gds"])
+    assert d is not None and "b.gds" in d["instructions"]
+    assert missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "b.gds"}]}, ["b.gds"]) is None
