@@ -39,3 +39,14 @@ def xdisplay():
     yield f":{n}"
     proc.kill()
     proc.wait()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_llm_server_started_by_tests():
+    """Tests may start the embedded LLM server on demand; stop it at the end if they did."""
+    from pic_copilot.llm import local_server
+
+    running_before = local_server.status() is not None
+    yield
+    if not running_before and local_server.status() is not None:
+        local_server.stop()
