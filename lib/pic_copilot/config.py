@@ -85,6 +85,7 @@ class Settings:
         max_rounds: evaluator feedback rounds.
         mode: "interactive" (run on the open layout) or "sandbox".
         agents: per-agent overrides keyed by agent name.
+        seed: sampling seed sent with every call (None = the server's choice).
     """
 
     provider: str = "local"
@@ -99,6 +100,7 @@ class Settings:
     max_rounds: int = 3
     mode: str = "interactive"
     agents: dict[str, AgentModel] = field(default_factory=dict)
+    seed: int | None = None
 
     def __repr__(self) -> str:  # never show the key
         key = "***" if self.api_key else ""

@@ -75,7 +75,7 @@ def _compatible_copies(workdir: str, files: list[dict]) -> list[str]:
 
 
 def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
-            emit: Callable[[str], None] | None = None) -> dict:
+            emit: Callable[[str], None] | None = None, inputs: dict | None = None) -> dict:
     """Run a script where it belongs and return one execution report.
 
     Args:
@@ -84,6 +84,7 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         bridge: how to reach KLayout; required for interactive mode.
         timeout_s: wall-time limit for sandbox runs.
         emit: optional progress callback (one line of text).
+        inputs: files copied into the sandbox work directory first (name -> path or content).
 
     Returns:
         dict with where ("klayout", "sandbox" or "sandbox+insert"), ok, stdout, stderr, exception,
@@ -98,7 +99,7 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         rep["where"] = "klayout"
         return rep
     say("running in the sandbox")
-    rep = run_in_sandbox(code, timeout_s=timeout_s)
+    rep = run_in_sandbox(code, timeout_s=timeout_s, inputs=inputs)
     if mode != "interactive" or not rep.get("ok"):
         return rep
     layout_files = [f for f in rep.get("files", []) if f.get("path", "").lower().endswith(LAYOUT_SUFFIXES)]

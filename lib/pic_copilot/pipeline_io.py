@@ -25,6 +25,8 @@ class Request:
         max_rounds: evaluator feedback rounds (None = settings default).
         config: pipeline configuration: "full" or a benchmark baseline/ablation name.
         previous_script: the script shown last, when the request continues with feedback.
+        inputs: files every sandbox run of this request starts with (name in the work dir -> path),
+            e.g. the layout a benchmark task's setup prepared.
     """
 
     id: str
@@ -35,6 +37,7 @@ class Request:
     max_rounds: int | None = None
     config: str = "full"
     previous_script: str | None = None
+    inputs: dict[str, str] | None = None
 
 
 @dataclass

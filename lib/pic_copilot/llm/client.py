@@ -120,7 +120,7 @@ class LLMClient:
             on_token: callback for streamed text; receives None when a retry restarts the stream.
             temperature / max_tokens: override the agent's defaults.
             cancel: set this event to abort the call (checked between streamed chunks and retries).
-            seed: sampling seed, passed through when set.
+            seed: sampling seed (default: Settings.seed), passed through when set.
 
         Raises:
             LLMError subclasses: one per failure kind; retryable ones only after the retries ran out.
@@ -131,6 +131,7 @@ class LLMClient:
             "temperature": spec.temperature if temperature is None else temperature,
             "max_tokens": max_tokens or spec.max_tokens,
         }
+        seed = self.settings.seed if seed is None else seed
         if seed is not None:
             params["seed"] = seed
         # stream internally whenever cancellation is possible, so Stop acts within a chunk

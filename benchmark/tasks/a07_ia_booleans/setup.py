@@ -1,0 +1,8 @@
+l1, l2 = layout.layer(1, 0), layout.layer(2, 0)
+cell.shapes(l1).insert(pya.DBox(0, 0, 40, 10))
+cell.shapes(l1).insert(pya.DPolygon([pya.DPoint(50, 0), pya.DPoint(70, 0), pya.DPoint(60, 15)]))
+cell.shapes(l2).insert(pya.DBox(30, -5, 65, 5))
+dev = layout.create_cell("DEV")
+dev.shapes(l1).insert(pya.DBox(0, 0, 8, 8))
+dev.shapes(l2).insert(pya.DBox(4, 4, 12, 12))
+cell.insert(pya.DCellInstArray(dev.cell_index(), pya.DTrans(pya.DVector(0, 30)), pya.DVector(20, 0), pya.DVector(0, 0), 3, 1))

@@ -1,0 +1,8 @@
+cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 100, 2))
+cell.shapes(layout.layer(1, 0)).insert(pya.DBox(50, 0, 60, 10))
+cell.shapes(layout.layer(10, 0)).insert(pya.DBox(0, 0, 100, 50))
+u = layout.create_cell("U")
+u.shapes(layout.layer(2, 0)).insert(pya.DBox(0, 0, 4, 4))
+u.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 1, 1))
+cell.insert(pya.DCellInstArray(u.cell_index(), pya.DTrans(pya.DVector(10, 20)), pya.DVector(10, 0), pya.DVector(0, 10), 5, 2))
+cell.shapes(layout.layer(2, 10)).insert(pya.DText("label only", 5, 5))

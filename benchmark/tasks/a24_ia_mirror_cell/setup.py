@@ -1,0 +1,6 @@
+dev = layout.create_cell("DEVICE")
+dev.shapes(layout.layer(1, 0)).insert(pya.DPolygon([pya.DPoint(0, 0), pya.DPoint(20, 0), pya.DPoint(20, 2), pya.DPoint(5, 8)]))
+dev.shapes(layout.layer(2, 0)).insert(pya.DBox(2, 1, 6, 3))
+tap = layout.create_cell("TAPER")
+tap.shapes(layout.layer(1, 0)).insert(pya.DPolygon([pya.DPoint(0, -0.25), pya.DPoint(10, -1), pya.DPoint(10, 1), pya.DPoint(0, 0.25)]))
+dev.insert(pya.DCellInstArray(tap.cell_index(), pya.DTrans(pya.DVector(20, 10))))

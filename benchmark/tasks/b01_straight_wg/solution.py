@@ -1,0 +1,7 @@
+import gdsfactory as gf
+
+gf.gpdk.PDK.activate()
+c = gf.Component("WG25")
+wg = c << gf.components.straight(length=25, width=0.6)
+c.add_ports(wg.ports)
+c.write_gds("straight.gds")

@@ -1,0 +1,3 @@
+import shutil
+
+shutil.copy("in.gds", "out.oas")

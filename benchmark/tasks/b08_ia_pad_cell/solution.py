@@ -1,0 +1,3 @@
+pad = layout.create_cell("PAD")
+pad.shapes(layout.layer(10, 0)).insert(pya.DBox(-50, -50, 50, 50))
+cell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))

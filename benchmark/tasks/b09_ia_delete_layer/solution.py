@@ -1,0 +1,1 @@
+cell.shapes(layout.layer(5, 0)).clear()

@@ -1,0 +1,1 @@
+layout.clear_layer(layout.layer(5, 0))

@@ -1,0 +1,1 @@
+cell.shapes(layout.layer(1, 0)).clear()

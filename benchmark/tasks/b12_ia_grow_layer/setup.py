@@ -1,0 +1,6 @@
+l1 = layout.layer(1, 0)
+cell.shapes(l1).insert(pya.DBox(0, 0, 20, 0.5))
+cell.shapes(l1).insert(pya.DPolygon([pya.DPoint(30, 0), pya.DPoint(40, 0), pya.DPoint(35, 8)]))
+sub = layout.create_cell("SUB")
+sub.shapes(l1).insert(pya.DBox(0, 0, 2, 2))
+cell.insert(pya.DCellInstArray(sub.cell_index(), pya.DTrans(pya.DVector(0, 10))))

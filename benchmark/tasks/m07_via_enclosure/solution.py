@@ -1,0 +1,17 @@
+import json
+
+import klayout.db as kdb
+
+ly = kdb.Layout()
+ly.read("in.gds")
+top = ly.top_cell()
+metal = kdb.Region(top.begin_shapes_rec(ly.layer(2, 0))).merged()
+vias = kdb.Region(top.begin_shapes_rec(ly.layer(3, 0))).merged()
+enc = int(round(0.2 / ly.dbu))
+bad = []
+for poly in vias.each():
+    grown = kdb.Region(poly).sized(enc, enc, 2)   # square corners: a full 0.2 µm margin everywhere
+    if not (grown - metal).is_empty():
+        c = poly.bbox().center()
+        bad.append([c.x * ly.dbu, c.y * ly.dbu])
+json.dump({"count": len(bad), "centers": bad}, open("enclosure.json", "w"))

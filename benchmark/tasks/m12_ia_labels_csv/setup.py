@@ -1,0 +1,11 @@
+l10 = layout.layer(10, 0)
+cell.shapes(l10).insert(pya.DText("TOP_IN", 0, 0))
+cell.shapes(l10).insert(pya.DText("TOP_OUT", 500, 12.5))
+cell.shapes(layout.layer(11, 0)).insert(pya.DText("NOT_ME", 1, 1))
+dev = layout.create_cell("DEVICE")
+dev.shapes(l10).insert(pya.DText("DEV_A", 1.5, 2.0))
+dev.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 4))
+block = layout.create_cell("BLOCK")
+block.insert(pya.DCellInstArray(dev.cell_index(), pya.DTrans(1, False, pya.DVector(100, 0))))   # rotated 90°
+block.shapes(l10).insert(pya.DText("BLK", 5, 5))
+cell.insert(pya.DCellInstArray(block.cell_index(), pya.DTrans(pya.DVector(200, 50))))

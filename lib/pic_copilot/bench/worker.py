@@ -1,0 +1,250 @@
+"""Engine-side benchmark worker: ``python -m pic_copilot.bench.worker`` speaking JSON lines.
+
+benchmark/bench.py runs inside KLayout, where gdsfactory must never be imported. Everything that
+needs the engine's Python runs here, in a child process of the KLayout driver:
+
+- ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox;
+- ``execute``: an interactive candidate through :func:`pic_copilot.execution.execute`, exactly as
+  the GUI does it (pya-only scripts come back to KLayout, gdsfactory scripts run in the sandbox and
+  their GDS files are inserted by KLayout);
+- ``generate``: the agent pipeline (:func:`pic_copilot.agents.run_request`) for one trial;
+- ``plot``: the pass-rate PNG (matplotlib).
+
+Protocol (one JSON object per line). Driver → worker: ``{"op", "id", ...}`` and
+``{"type": "exec_result", "exec_id", "result"}``. Worker → driver: ``{"type": "reply", "id", "result"}``,
+``{"type": "error", "id", "message", "traceback"}``, and while an op runs, zero or more
+``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files", "code"|"paths"}`` that the
+driver answers with ``exec_result`` (the bridge result of running it on its open layout).
+The worker writes nothing else to stdout (library output is redirected to stderr).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+import traceback
+from dataclasses import replace
+from pathlib import Path
+
+CLIP = 4000
+_proto_out = None
+
+
+def _send(msg: dict) -> None:
+    _proto_out.write(json.dumps(msg) + "\n")
+    _proto_out.flush()
+
+
+def _clip(s: str | None, n: int = CLIP) -> str:
+    s = s or ""
+    return s if len(s) <= n else s[:n] + f"\n... [{len(s) - n} more characters cut]"
+
+
+def _slim(rep: dict | None) -> dict:
+    """The parts of an execution report a trial record keeps."""
+    rep = rep or {}
+    out = {k: rep.get(k) for k in ("ok", "exception", "timed_out", "killed_reason", "duration_s", "where",
+                                    "exit_code", "rolled_back", "inserted_cells") if k in rep}
+    out["stdout"] = _clip(rep.get("stdout"))
+    out["stderr"] = _clip(rep.get("stderr"))
+    if rep.get("files") is not None:
+        out["files"] = [f.get("path") for f in rep.get("files") or []]
+    if rep.get("changes"):
+        out["changes"] = rep["changes"]
+    return out
+
+
+class PipeBridge:
+    """The bridge protocol (run_code / insert_files) answered by the KLayout driver over the pipe."""
+
+    def __init__(self, op_id, stdin):
+        self.op_id = op_id
+        self.stdin = stdin
+        self.n = 0
+
+    def _call(self, action: str, **payload) -> dict:
+        self.n += 1
+        exec_id = f"{self.op_id}.{self.n}"
+        _send({"type": "exec", "id": self.op_id, "exec_id": exec_id, "action": action, **payload})
+        while True:
+            line = self.stdin.readline()
+            if not line:
+                raise RuntimeError("the KLayout driver closed the pipe")
+            msg = json.loads(line)
+            if msg.get("type") == "exec_result" and msg.get("exec_id") == exec_id:
+                return msg["result"]
+
+    def run_code(self, code: str) -> dict:
+        return self._call("run_code", code=code)
+
+    def insert_files(self, paths: list[str]) -> dict:
+        return self._call("insert_files", paths=[str(p) for p in paths])
+
+
+# ---------------------------------------------------------------------------------------- ops
+def op_hello(msg, stdin):
+    import pic_copilot
+    return {"pid": os.getpid(), "python": sys.version.split()[0], "pic_copilot": pic_copilot.__version__}
+
+
+def _sandbox():
+    from pic_copilot.sandbox import default_sandbox
+    return default_sandbox()
+
+
+def op_sandbox_trial(msg, stdin):
+    """setup.py (optional), candidate, check.py in one work directory (sandbox mode tasks)."""
+    task_dir = Path(msg["task_path"])
+    work = Path(msg["workdir"])
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    sb = _sandbox()
+    out: dict = {"setup": None, "candidate": None, "check": None, "passed": False, "harness_error": None}
+    setup = task_dir / "setup.py"
+    if setup.is_file():
+        r = sb.run(setup.read_text(), workdir=str(work), timeout_s=float(msg.get("setup_timeout_s", 120)))
+        out["setup"] = _slim(r.to_dict())
+        if not r.ok:
+            out["harness_error"] = "setup.py failed: " + ((r.exception or {}).get("message") or r.stderr[-500:])
+            return out
+        (work / "script.py").unlink(missing_ok=True)
+    t0 = time.monotonic()
+    r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
+    cand = _slim(r.to_dict())
+    cand["wall_s"] = round(time.monotonic() - t0, 3)
+    out["candidate"] = cand
+    (work / "script.py").unlink(missing_ok=True)
+    (work / "_outcome.json").write_text(json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
+    chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)))
+    out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": _clip(chk.stdout, 1500),
+                    "stderr": _clip(chk.stderr, 1500), "timed_out": chk.timed_out}
+    (work / "script.py").unlink(missing_ok=True)
+    out["passed"] = bool(cand.get("ok")) and bool(chk.ok)
+    return out
+
+
+def op_execute(msg, stdin):
+    """Run an interactive candidate the way the GUI does (execution.execute with the driver as bridge)."""
+    from pic_copilot.execution import execute
+
+    bridge = PipeBridge(msg["id"], stdin)
+    try:
+        rep = execute(msg["code"], msg.get("mode", "interactive"), bridge, timeout_s=float(msg.get("timeout_s", 120)))
+    except Exception as e:  # noqa: BLE001 - reported as the candidate's failure
+        rep = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": traceback.format_exc()}}
+    return _slim(rep)
+
+
+_patch_lock = threading.Lock()
+
+
+def op_generate(msg, stdin):
+    """One trial of the agent pipeline; returns the script, usage and timings (never raises for LLM errors)."""
+    from pic_copilot.agents import run_request
+    from pic_copilot.config import AgentModel, load_settings
+    from pic_copilot.llm import LLMError, make_client
+    from pic_copilot.pipeline_io import NullIO, Request
+
+    task = msg["task"]
+    opts = msg.get("settings") or {}
+    settings = load_settings()
+    if opts.get("model"):
+        settings = replace(settings, model=opts["model"])
+    if opts.get("temperature") is not None:
+        settings = replace(settings, temperature=float(opts["temperature"]))
+    if opts.get("max_rounds") is not None:
+        settings = replace(settings, max_rounds=int(opts["max_rounds"]))
+    if opts.get("agents"):
+        agents = dict(settings.agents)
+        for name, model in opts["agents"].items():
+            agents[name] = replace(agents.get(name, AgentModel()), model=model)
+        settings = replace(settings, agents=agents)
+    t0 = time.monotonic()
+    if opts.get("seed") is not None:
+        settings = replace(settings, seed=int(opts["seed"]))
+    client = make_client(settings)
+    # sandbox tasks with a setup.py: every sandbox run of the pipeline starts from the prepared files
+    inputs = None
+    if task["mode"] == "sandbox" and (Path(task["path"]) / "setup.py").is_file():
+        state = Path(msg["scratch"]) / "state"
+        if state.exists():
+            shutil.rmtree(state)
+        state.mkdir(parents=True)
+        r = _sandbox().run((Path(task["path"]) / "setup.py").read_text(), workdir=str(state), timeout_s=120)
+        (state / "script.py").unlink(missing_ok=True)
+        if not r.ok:
+            raise RuntimeError(f"setup.py failed: {r.exception}")
+        inputs = {str(f.relative_to(state)): str(f) for f in state.rglob("*") if f.is_file()}
+    bridge = PipeBridge(msg["id"], stdin) if task["mode"] == "interactive" else None
+    io = NullIO(bridge=bridge)
+    timer = threading.Timer(float(opts.get("gen_timeout_s", 1200)), io.cancel.set)
+    timer.start()
+    req = Request(id=f"bench-{task['id']}-{msg.get('config')}-{msg.get('trial', 0)}", prompt=task["prompt"],
+                  mode=task["mode"], layout_context=msg.get("layout_context"), config=msg.get("config", "full"),
+                  inputs=inputs)
+    result: dict = {"script": "", "ok": False, "rounds": 0, "message": "", "error": None}
+    try:
+        out = run_request(req, io, settings=settings, client=client)
+        result.update(script=out.script or "", ok=bool(out.ok), rounds=out.rounds, message=out.message,
+                      record=out.record_path)
+    except LLMError as e:
+        result["error"] = f"{getattr(e, 'kind', 'llm')}: {e}"
+    except Exception as e:  # noqa: BLE001 - a pipeline crash is this trial's generation failure
+        result["error"] = f"internal: {type(e).__name__}: {e}"
+        result["traceback"] = traceback.format_exc()
+    finally:
+        timer.cancel()
+        usage = client.usage.totals()
+        usage["models"] = {a: settings.for_agent(a).model for a in usage.get("per_agent", {})}
+        usage["model"] = settings.model
+        client.close()
+    if io.cancel.is_set() and result["error"]:
+        result["error"] = "timeout: generation exceeded gen_timeout_s"
+    result["usage"] = usage
+    result["time_s"] = round(time.monotonic() - t0, 3)
+    return result
+
+
+def op_plot(msg, stdin):
+    from .report import plot
+    return {"png": plot(msg["summary"], msg["png"])}
+
+
+OPS = {"hello": op_hello, "sandbox_trial": op_sandbox_trial, "execute": op_execute, "generate": op_generate,
+       "plot": op_plot}
+
+
+def main() -> int:
+    global _proto_out
+    _proto_out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)  # anything a library prints goes to stderr, never into the protocol
+    sys.stdout = sys.stderr
+    stdin = sys.stdin
+    while True:
+        line = stdin.readline()
+        if not line:
+            return 0
+        line = line.strip()
+        if not line:
+            continue
+        msg = json.loads(line)
+        if msg.get("op") == "shutdown":
+            _send({"type": "reply", "id": msg.get("id"), "result": {}})
+            return 0
+        fn = OPS.get(msg.get("op"))
+        if fn is None:
+            _send({"type": "error", "id": msg.get("id"), "message": f"unknown op {msg.get('op')!r}", "traceback": ""})
+            continue
+        try:
+            _send({"type": "reply", "id": msg.get("id"), "result": fn(msg, stdin)})
+        except Exception as e:  # noqa: BLE001
+            _send({"type": "error", "id": msg.get("id"), "message": f"{type(e).__name__}: {e}",
+                   "traceback": traceback.format_exc()})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
