@@ -20,3 +20,15 @@ def test_missing_requested_output():
     d = missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "a.gds"}]}, ["b.gds"])
     assert d is not None and "b.gds" in d["instructions"]
     assert missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "b.gds"}]}, ["b.gds"]) is None
+
+
+def test_interactive_plan_drops_a_step_that_only_places_an_earlier_file():
+    from pic_copilot.agents.planner import normalise
+
+    raw = {"subtasks": [
+        {"domain": "layout", "task": "Create a 1x2 MMI and write it to mmi1x2.gds without metadata.", "outputs": ["mmi1x2.gds"]},
+        {"domain": "layout", "task": "Place the mmi1x2.gds file into the open layout at the top cell TOP."}]}
+    assert len(normalise(raw, "make an mmi", "interactive")["subtasks"]) == 1
+    assert len(normalise(raw, "make an mmi", "sandbox")["subtasks"]) == 2
+    keep = {"subtasks": [raw["subtasks"][0], {"domain": "drc", "task": "Check mmi1x2.gds for widths below 0.2 um"}]}
+    assert len(normalise(keep, "make and check", "interactive")["subtasks"]) == 2

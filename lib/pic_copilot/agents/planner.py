@@ -46,8 +46,30 @@ def requested_files(prompt: str) -> list[str]:
     return sorted(set(re.findall(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html)\b", prompt)))
 
 
-def normalise(plan: dict, prompt: str) -> dict:
+_PLACE = re.compile(r"\b(place|insert|put|add|import|load|instantiate)\b", re.IGNORECASE)
+
+
+def is_placement_step(subtask: dict, earlier_outputs: set[str]) -> bool:
+    """A layout step whose only job is to place a file an earlier step writes into the open layout.
+
+    pic-copilot inserts every GDS/OAS a gdsfactory script writes into the open layout by itself
+    (interactive mode), so such a step would only make the programmer mix pya into the script.
+    """
+    text = subtask.get("task", "")
+    files = set(requested_files(text))
+    return (subtask.get("domain") == "layout" and bool(_PLACE.search(text)) and bool(files)
+            and files <= earlier_outputs and not subtask.get("outputs"))
+
+
+def normalise(plan: dict, prompt: str, mode: str = "sandbox") -> dict:
     subtasks = [s for s in plan.get("subtasks", []) if s.get("task", "").strip()]
+    if mode == "interactive":
+        kept, written = [], set()
+        for s in subtasks:
+            if not is_placement_step(s, written):
+                kept.append(s)
+            written.update(s.get("outputs") or [])
+        subtasks = kept
     if not subtasks:
         subtasks = [{"domain": "layout", "task": prompt, "outputs": []}]
     for s in subtasks:
@@ -61,7 +83,7 @@ def plan(agent: Agent, client, prompt: str, mode: str, layout_context: dict | No
     """Ask the planner; returns {"thoughts", "composite", "subtasks": [{domain, task, outputs}], "requested_files"}."""
     user = prompts.render("planner_user", mode=mode, context=context_text(layout_context),
                           prompt=prompt + (f"\n{extra}" if extra else ""))
-    return normalise(agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=400), prompt)
+    return normalise(agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=400), prompt, mode)
 
 
 def single_plan(prompt: str, domain: str = "layout") -> dict:
