@@ -9,6 +9,8 @@ Environment variables:
     PIC_COPILOT_MODEL      model name sent to the endpoint
     PIC_COPILOT_CONFIG     path of the config file (default ~/.config/pic-copilot/config.toml)
     PIC_COPILOT_HOME       shared data folder (embedded LLM runtime + model, history)
+    PIC_COPILOT_SEED       sampling seed sent with every LLM call (reproducible runs)
+    PIC_COPILOT_MAX_ROUNDS evaluator feedback rounds
 
 Config file (TOML)::
 
@@ -187,6 +189,8 @@ def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -
     if not key and s.provider != "local":
         key = read_api_key_file()
     s = replace(s, api_key=key or "")
+    if env.get("PIC_COPILOT_SEED"):
+        s = replace(s, seed=int(env["PIC_COPILOT_SEED"]))
     if env.get("PIC_COPILOT_MAX_ROUNDS"):
         s = replace(s, max_rounds=int(env["PIC_COPILOT_MAX_ROUNDS"]))
     return s
