@@ -1,52 +1,35 @@
-"""Thin, failure-tolerant access to pic_copilot.retrieval (databases may be missing or still building)."""
+"""The agents' access to pic_copilot.retrieval: a missing or outdated database degrades generation
+(no documentation, no API check) instead of failing the request; the reason goes to the run record."""
 from __future__ import annotations
 
 import functools
+
+from .. import retrieval
 
 DOC_CHARS = 900        # per retrieved chunk in a prompt
 DOCS_BUDGET = 4400     # all chunks together (~1100 tokens)
 
 
-def _mod():
-    try:
-        from .. import retrieval  # noqa: WPS433
-        return retrieval
-    except ImportError:
-        return None
-
-
 @functools.lru_cache(maxsize=1)
 def available_databases() -> tuple[str, ...]:
-    """Names of the databases that exist (empty if retrieval is not installed or nothing is built)."""
-    r = _mod()
-    if r is None or not hasattr(r, "list_databases"):
-        return ()
-    try:
-        return tuple(d["name"] if isinstance(d, dict) else str(d) for d in r.list_databases()
-                     if not (isinstance(d, dict) and d.get("ok") is False))
-    except Exception:  # noqa: BLE001 - missing databases are not fatal for generation
-        return ()
+    """Names of the databases that are built and readable."""
+    return tuple(d["name"] for d in retrieval.list_databases() if d.get("status") == "built")
 
 
 def search(query: str, db: str | None, k: int = 4) -> tuple[list[dict], str | None]:
-    """(hits, error message or None)."""
-    r = _mod()
-    if r is None or not hasattr(r, "search_apis"):
-        return [], "retrieval is not available"
+    """(hits, None), or ([], the message) when retrieval cannot answer (missing or outdated database):
+    generation goes on without documentation and the message lands in the run record."""
     try:
-        return list(r.search_apis(query, db=db, k=k)), None
-    except Exception as e:  # noqa: BLE001 - RetrievalError and friends: continue without docs
-        return [], f"{type(e).__name__}: {e}"
+        return list(retrieval.search_apis(query, db=db, k=k)), None
+    except retrieval.RetrievalError as e:
+        return [], str(e)
 
 
 def symbol_index():
-    """The SymbolIndex, or None when retrieval is unavailable."""
-    r = _mod()
-    if r is None or not hasattr(r, "symbol_index"):
-        return None
+    """The SymbolIndex, or None when no database is usable (the API check is then skipped)."""
     try:
-        return r.symbol_index()
-    except Exception:  # noqa: BLE001
+        return retrieval.symbol_index()
+    except retrieval.RetrievalError:
         return None
 
 
