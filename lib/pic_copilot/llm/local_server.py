@@ -86,13 +86,36 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def status() -> ServerInfo | None:
-    """The running embedded server, or None."""
+def _is_our_server(pid: int) -> bool:
+    """True if the process is a llama.cpp server serving a model from our data folder."""
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    text = [c.decode("utf-8", "replace") for c in cmd]
+    return "llama_cpp.server" in text and any(c.startswith(str(data_home())) for c in text)
+
+
+def _recorded() -> dict | None:
+    """The state file's record if its process is still our server, else None (and the file is removed)."""
     try:
         st = json.loads(_state_file().read_text())
     except (OSError, json.JSONDecodeError):
         return None
-    if _pid_alive(st.get("pid", -1)) and is_healthy(st["port"]):
+    if _pid_alive(st.get("pid", -1)) and _is_our_server(st["pid"]):
+        return st
+    _state_file().unlink(missing_ok=True)
+    return None
+
+
+def status(timeout: float = 2.0) -> ServerInfo | None:
+    """The running, answering embedded server, or None.
+
+    A busy server on a loaded machine may take seconds to answer: callers that must not start a
+    second one use :func:`start`, which waits for a recorded live server instead.
+    """
+    st = _recorded()
+    if st is not None and is_healthy(st["port"], timeout=timeout):
         return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
     return None
 
@@ -115,9 +138,18 @@ def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
 
 
 def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
-    running = status()
-    if running is not None:
-        return running
+    st = _recorded()
+    if st is not None:  # alive: wait for it rather than start a second copy that competes for the cores
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if is_healthy(st["port"], timeout=5.0):
+                return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
+            if not _pid_alive(st["pid"]):
+                break
+            time.sleep(0.5)
+        else:
+            raise LocalServerError(f"the embedded LLM server (pid {st['pid']}) is running but has not answered "
+                                   f"for {timeout_s:.0f} s; see {data_home() / 'llm-server.log'}")
     py = runtime_python()
     model = llm_model_path(data_home())
     if not py.exists():
@@ -150,32 +182,34 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     raise LocalServerError(f"the embedded LLM server did not become healthy within {timeout_s:.0f} s; see {log}")
 
 
-def stop() -> bool:
-    """Stop the embedded server recorded in the state file. Returns True if one was stopped."""
-    try:
-        st = json.loads(_state_file().read_text())
-    except (OSError, json.JSONDecodeError):
-        return False
-    pid = st.get("pid", -1)
-    stopped = False
-    if _pid_alive(pid):
-        try:
-            os.killpg(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        for _ in range(40):
-            if not _pid_alive(pid):
-                break
-            time.sleep(0.1)
-        else:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        stopped = True
+def _reap(pid: int) -> None:
+    """Collect the exit status if the server is our child (so it does not linger as a zombie)."""
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
+
+
+def stop() -> bool:
+    """Stop the embedded server recorded in the state file. Returns True if one was stopped."""
+    st = _recorded()
+    if st is None:
+        return False
+    pid = st["pid"]
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    for _ in range(50):
+        _reap(pid)
+        if not _pid_alive(pid):
+            break
+        time.sleep(0.1)
+    else:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _reap(pid)
     _state_file().unlink(missing_ok=True)
-    return stopped
+    return True
