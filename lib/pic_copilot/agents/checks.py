@@ -129,11 +129,13 @@ def _has(index, name: str) -> bool:
         return True  # when the index cannot answer, do not accuse the script
 
 
-def api_check(code: str, index, predefined: tuple[str, ...] = ()) -> list[dict]:
+def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: dict | None = None) -> list[dict]:
     """Unknown module attributes/functions and unknown keyword arguments, checked against ``index``.
 
     Only names whose root module the index knows are checked (numpy etc. are left alone).
     ``predefined`` names (e.g. the bridge's ``pya``) are treated as imported modules of the same name.
+    ``observations``: observed port names per component factory (``pic_copilot.explore.store.port_table()``);
+    when given, port names used on components whose factory is known are checked too (:func:`port_check`).
     """
     if index is None:
         return []
@@ -254,7 +256,116 @@ def api_check(code: str, index, predefined: tuple[str, ...] = ()) -> list[dict]:
                                  "suggestions": close,
                                  "message": f"line {node.lineno}: {full}() has no parameter {kw.arg!r}; its parameters "
                                             f"are: {', '.join(sorted(names))}.{hint}"})
+    if observations:
+        findings += port_check(tree, aliases, shadowed, index, observations)
     return findings
+
+
+# ---------------------------------------------------------------------- observed port names
+def _factory_of(call: ast.AST, aliases: dict[str, str], shadowed: set[str], index, ports: dict) -> tuple[str, object] | None:
+    """(canonical factory id, the call's arguments: a set of keyword names, or None when there are positional
+    or ``**`` arguments) when ``call`` builds a component whose ports were observed."""
+    if not isinstance(call, ast.Call):
+        return None
+    parts = _dotted(call.func)
+    if not parts or parts[0] not in aliases or parts[0] in shadowed:
+        return None
+    full = ".".join(aliases[parts[0]].split(".") + parts[1:])
+    args = call.args
+    if full in ("gdsfactory.get_component", "gdsfactory.pdk.get_component"):
+        if not (call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            return None
+        full, args = f"gdsfactory.components.{call.args[0].value}", call.args[1:]
+    has_args = None if (args or any(k.arg is None for k in call.keywords)) else {k.arg for k in call.keywords}
+    cands = [full]
+    if full.startswith("gdsfactory.c."):
+        cands.append("gdsfactory.components." + full[len("gdsfactory.c."):])
+    for c in list(cands):
+        try:
+            rec = index.lookup(c) if index is not None else None
+        except Exception:  # noqa: BLE001
+            rec = None
+        if rec:
+            cands.append(rec.get("alias_of") or rec.get("name") or c)
+    for c in cands:
+        if c in ports:
+            return c, has_args
+    return None
+
+
+def port_check(tree: ast.AST, aliases: dict[str, str], shadowed: set[str], index, ports: dict) -> list[dict]:
+    """Port names used as ``x.ports["name"]``, ``x["name"]`` or ``ref.connect("name", ...)`` where ``x`` is a
+    component (or a reference to one) built by a factory whose ports were observed, e.g. "`mmi1x2` has
+    ports o1, o2, o3; the script uses 'out1'". Variables assigned more than once are not followed."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    var: dict[str, tuple[str, bool]] = {}
+
+    def source(v: ast.AST):
+        if isinstance(v, ast.Name):
+            return var.get(v.id)
+        if isinstance(v, ast.Call):
+            f = _factory_of(v, aliases, shadowed, index, ports)
+            if f:
+                return f
+            if isinstance(v.func, ast.Attribute) and v.func.attr in ("add_ref", "create_inst", "add_ref_off_grid") and v.args:
+                return source(v.args[0])
+        if isinstance(v, ast.BinOp) and isinstance(v.op, ast.LShift):
+            return source(v.right)
+        return None
+
+    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and stores.get(n.targets[0].id) == 1]
+    for _ in range(3):  # a few passes follow chains such as mmi = f(); ref = c << mmi
+        for n in assigns:
+            f = source(n.value)
+            if f:
+                var[n.targets[0].id] = f
+    findings: list[dict] = []
+    seen: set[tuple] = set()
+
+    def use(node: ast.AST, holder: ast.AST, name: str) -> None:
+        f = source(holder)
+        if not f:
+            return
+        fid, call_args = f
+        obs = ports[fid]
+        known = list(obs.get("ports") or [])
+        if name in known or (fid, name) in seen:
+            return
+        seen.add((fid, name))
+        vary = bool(obs.get("vary"))
+        # a call that sets a parameter which changed the port names in the probes (cross_section="metal_routing"
+        # gives e1/e2, inputs=4 gives more ports), or positional / ** arguments, may give other names than the
+        # probes saw: then it is only a warning
+        if call_args is None:
+            sure = not vary
+        else:
+            sure = not (set(call_args) & set(obs.get("port_params") or ()))
+        leaf = fid.rsplit(".", 1)[-1]
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        have = ", ".join(known) if known else "no ports"
+        msg = (f"line {node.lineno}: `{leaf}` has {'ports ' if known else ''}{have} (observed in {obs.get('version', 'the installed version')}"
+               + ("; other parameter values give other port names" if vary else "") + f"); the script uses {name!r}."
+               + (f" Did you mean: {', '.join(close)}?" if close else (f" Use one of: {have}." if known else "")))
+        findings.append({"kind": "api", "severity": "error" if sure else "warning", "line": node.lineno,
+                         "name": fid, "suggestions": [], "port": name, "ports": known, "source": "observed",
+                         "message": msg})
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            v = node.value
+            if isinstance(v, ast.Attribute) and v.attr == "ports":
+                use(node, v.value, node.slice.value)
+            elif isinstance(v, (ast.Name, ast.Call)):
+                use(node, v, node.slice.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "connect":
+            arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "port"), None)
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                use(node, node.func.value, arg.value)
+    return sorted(findings, key=lambda f: f["line"] or 0)
 
 
 def _exists_at_runtime(parent: str, attr: str) -> bool:
@@ -417,13 +528,15 @@ def custom_checks(code: str, mode: str, checks: list[Check]) -> tuple[list[dict]
 
 
 def static_findings(code: str, mode: str, index=None, checks: list[Check] | None = None,
-                    interactive_pya: bool = False) -> tuple[list[dict], list[Check]]:
-    """All static findings for a script, and the review checks for the LLM evaluator."""
+                    interactive_pya: bool = False, observations: dict | None = None) -> tuple[list[dict], list[Check]]:
+    """All static findings for a script, and the review checks for the LLM evaluator.
+
+    ``observations``: observed port names per factory (see :func:`api_check`); None leaves them out."""
     predefined = BRIDGE_GLOBALS if interactive_pya else ()
     found = syntax_check(code)
     if found:
         return found, []
     found += pyflakes_check(code, predefined)
-    found += api_check(code, index, predefined)
+    found += api_check(code, index, predefined, observations=observations)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review

@@ -11,6 +11,9 @@ Entry point: :func:`run_request`. Configurations (``Request.config``):
   evidence, no LLM planner, synthesizer or LLM evaluator).
 - ``no-exec-feedback``: full pipeline, but revisions only see static evidence; the final script
   is run once for the result.
+- ``no-exploration``: full pipeline, but the observed behaviour from ``pic-copilot explore``
+  (databases/<db>/observations.json) is not used: not in the programmer's documentation context,
+  not in API details, not in the API check (observed port names).
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ from . import evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from .generators import ScriptGenerator, Synthesizer, describe_hits
 
-CONFIGS = ("full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
+CONFIGS = ("full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent", "no-exec-feedback", "no-exploration")
+#: configurations that use the observed behaviour of the installed APIs (pic_copilot.explore)
+OBSERVING = ("full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
 MAX_SESSIONS = 32
 
 
@@ -91,6 +96,7 @@ class _Run:
         if problems:
             self.rec.set("check_problems", problems)
         self.index = None
+        self.observations: dict | None = None  # observed port names per factory, loaded on first check
         self.plan: dict | None = None
 
     # ------------------------------------------------------------------ plumbing
@@ -159,6 +165,8 @@ class _Run:
         self.progress("query", f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}", {"queries": queries})
         self.check_cancel()
         hits, errors = self.timed("retrieve", gen.retrieve, queries)
+        if self.cfg in OBSERVING:
+            hits = _with_observations(hits)
         desc = describe_hits(hits)
         self.rec.append("retrieved", desc)
         self.progress("retrieve", f"{len(hits)} documentation chunk(s)" + (f" ({errors[0]})" if errors else ""),
@@ -213,7 +221,7 @@ class _Run:
         t0 = time.monotonic()
         try:
             rep = execute(script, self.req.mode, getattr(self.io, "bridge", None),
-                          emit=lambda m: self.progress("execute", m))
+                          emit=lambda m: self.progress("execute", m), inputs=self.req.inputs)
         except ValueError:
             raise
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
@@ -228,9 +236,12 @@ class _Run:
         if self.index is None:
             self.index = self.timed("check", retrieve.symbol_index) or False
         interactive_pya = self.req.mode == "interactive" and not needs_engine_python(script)
+        if self.observations is None:
+            self.observations = _observed_ports() if self.cfg in OBSERVING else {}
         t0 = time.monotonic()
         findings, review = checks_mod.static_findings(script, self.req.mode, self.index or None, self.checks,
-                                                      interactive_pya=interactive_pya)
+                                                      interactive_pya=interactive_pya,
+                                                      observations=self.observations or None)
         self.rec.add_time("check", time.monotonic() - t0)
         n_err = sum(f["severity"] == "error" for f in findings)
         self.progress("check", f"{n_err} error(s), {len(findings) - n_err} warning(s)",
@@ -277,7 +288,7 @@ class _Run:
                 rep = self.run_script(script)
                 entry["execution"] = evaluator.execution_summary(rep)
                 dec = evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
-                if dec is None and self.cfg in ("full", "no-tailored-rag"):
+                if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
                     self.check_cancel()
                     dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
                                      review, cancel=self.cancel)
@@ -345,6 +356,25 @@ class _Run:
                         message=msg, execution=evaluator.execution_summary(rep))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg)
+
+
+def _with_observations(hits: list[dict]) -> list[dict]:
+    """Retrieved chunks with the observed behaviour of their API inserted (pic_copilot.explore)."""
+    try:
+        from ..explore.store import annotate_hits
+
+        return annotate_hits(hits)
+    except Exception:  # noqa: BLE001 - observations are optional evidence
+        return hits
+
+
+def _observed_ports() -> dict:
+    try:
+        from ..explore.store import port_table
+
+        return port_table()
+    except Exception:  # noqa: BLE001
+        return {}
 
 
 def run_request(request: Request, io: PipelineIO, settings: Settings | None = None,

@@ -178,11 +178,14 @@ def symbol_index() -> SymbolIndex:
         return _STATE["symbols"]
 
 
-def get_api_details(name: str) -> dict:
+def get_api_details(name: str, observed: bool = True) -> dict:
     """Full entry for an API name (aliases, ``gf.``/``kdb.`` prefixes understood).
 
-    Returns ``{id, db, kind, summary, content, metadata, members?}``; a split entry's parts
+    Returns ``{id, db, kind, summary, content, metadata, members?, observed?}``; a split entry's parts
     are joined back into ``content``. Unknown names raise RetrievalError with suggestions.
+    ``observed`` (when ``pic-copilot explore`` probed this API for the documented version and
+    ``observed=True``): what the installed API really did, ``{tool, tool_version, explored_at,
+    environment, text, default, accepted, rejected, port_names?, ...}`` (see pic_copilot.explore.store).
     """
     if not isinstance(name, str) or not name.strip():
         raise RetrievalError("empty name: give an API name, e.g. pic-copilot api gdsfactory.components.mmi1x2")
@@ -221,6 +224,15 @@ def get_api_details(name: str) -> dict:
     members = idx.members(e["id"])
     if members:
         out["members"] = members
+    if observed:
+        try:
+            from ..explore.store import section
+
+            obs = section(e["id"], _root())
+        except Exception:  # noqa: BLE001 - observations are optional extra evidence
+            obs = None
+        if obs:
+            out["observed"] = obs
     return out
 
 

@@ -61,6 +61,8 @@ def cmd_api(args) -> int:
     print(d["content"])
     if d.get("members") and d["kind"] != "namespace":
         print("\nmembers: " + ", ".join(d["members"]))
+    if (d.get("observed") or {}).get("text"):
+        print("\nobserved behaviour:\n" + d["observed"]["text"])
     return 0
 
 

@@ -8,6 +8,7 @@
   ``bm25_*.npy`` + ``bm25_vocab.json``  term-major postings (doc ids, term freqs) + doc lengths
   ``symbols.json``    every known name (ids + aliases) -> canonical id, signature, parameter names
   ``review.json``     optional human review of summaries (kept across rebuilds)
+  ``observations.json`` what the explorer observed running the APIs (kept across rebuilds)
 """
 from __future__ import annotations
 
@@ -173,20 +174,22 @@ class Database:
         return self._symbols
 
 
+# files in a database folder that people or the explorer write, not the builder: a rebuild keeps them
+KEPT_FILES = ("review.json", "observations.json")
+
+
 def replace_dir(tmp: Path, final: Path) -> None:
-    """Swap a freshly built database folder into place (keeps review.json of the old one)."""
+    """Swap a freshly built database folder into place, keeping the old one's KEPT_FILES."""
+    import shutil
+
     old = final.with_name("." + final.name + ".old")
     if old.exists():
-        import shutil
-
         shutil.rmtree(old)
     if final.exists():
-        review = final / "review.json"
-        if review.exists() and not (tmp / "review.json").exists():
-            os.replace(review, tmp / "review.json")
+        for name in KEPT_FILES:
+            if (final / name).exists() and not (tmp / name).exists():
+                os.replace(final / name, tmp / name)
         os.replace(final, old)
     os.replace(tmp, final)
     if old.exists():
-        import shutil
-
         shutil.rmtree(old)

@@ -81,8 +81,21 @@ def extractive_summary(entry: dict) -> str:
         parts.append("Parameters: " + "; ".join(pd))
     if kind == "class" and md.get("members"):
         parts.append("Members: " + ", ".join(md["members"][:40]))
+    obs = observed_sentence(entry)
     text = ". ".join(p.rstrip(". ") for p in parts) + "."
+    if obs:  # kept within the length limit: the observed ports/rejections are what designers search by
+        text = text[: 1200 - len(obs) - 1].rstrip() + " " + obs
     return text[:1200]
+
+
+def observed_sentence(entry: dict) -> str:
+    """'Observed: ports o1, o2, o3; returns Component; rejects ...' from ``pic-copilot explore`` (or '')."""
+    try:
+        from ..explore.store import summary_sentence
+
+        return summary_sentence(entry["id"], version=(entry.get("metadata") or {}).get("version"))
+    except Exception:  # noqa: BLE001 - observations are optional
+        return ""
 
 
 LLM_PROMPT = (
