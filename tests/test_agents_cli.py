@@ -48,3 +48,9 @@ def test_klayout_batch_bridge_keeps_layout_between_calls(tmp_path):
     assert not r["ok"] and r["rolled_back"] and r["rollback_exact"]
     r = b.run_code("print(cell.shapes(layout.layer(1, 0)).size())")
     assert r["ok"] and r["stdout"].strip() == "1"
+    r = b.run_code("cell.shapes(layout.layer(1, 0)).insert(pya.DBox(20, 0, 30, 5))")
+    assert r["ok"] and r["changes"]["changed"]
+    assert b.undo()["ok"]
+    r = b.run_code("print(cell.shapes(layout.layer(1, 0)).size())")
+    assert r["stdout"].strip() == "1"   # the second box is gone, the first one stays
+    assert b.undo()["ok"] and not b.undo()["ok"]   # back to empty, then nothing left to undo

@@ -5,7 +5,10 @@ from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, mi
 def test_llm_objection_about_a_file_the_run_wrote_is_overruled():
     rep = {"ok": True, "files": [{"path": "mmi1x2.gds"}]}
     assert contradicted_by_run("Write the component to mmi1x2.gds, the file name the designer asked for.", rep)
-    assert not contradicted_by_run("Write it to other.gds", rep)
+    assert not contradicted_by_run("Write it to other.gds", rep, ["other.gds"])
+    # a file nobody asked for (copied from an example) is not a reason to revise
+    assert contradicted_by_run("Write the component to mmi2x2.gds, the file name the designer asked for.", rep,
+                               ["mmi1x2.gds"])
     assert not contradicted_by_run("Make the taper longer", rep)
     assert not contradicted_by_run("Write mmi1x2.gds", {"ok": False, "files": [{"path": "mmi1x2.gds"}]})
 

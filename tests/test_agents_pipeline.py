@@ -265,6 +265,9 @@ def test_interactive_pya_script_runs_through_bridge():
         def insert_files(self, paths):
             raise AssertionError("not expected")
 
+        def undo(self):
+            raise AssertionError("an accepted run must not be undone")
+
     bridge = FakeBridge()
     code = "li = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 10, 5))\nprint('added')\n"
     steps = [plan(("layout", "add a box")), QUERIES, {"match": "Write the script", "content": fence(code)}, ACCEPT]
@@ -272,3 +275,52 @@ def test_interactive_pya_script_runs_through_bridge():
     assert out.ok and bridge.codes == [code]
     check = next(e for e in io.events if e[0] == "check")[2]
     assert not [f for f in check["findings"] if f["severity"] == "error"], check
+
+
+class UndoRecordingBridge:
+    """Runs nothing: every script 'adds one shape'; records runs and undos in order."""
+
+    def __init__(self):
+        self.log: list[str] = []
+
+    def run_code(self, code):
+        self.log.append("run")
+        return {"ok": True, "stdout": "", "stderr": "", "exception": None,
+                "changes": {"shapes_delta": {"1/0": 1}, "changed": True}}
+
+    def insert_files(self, paths):
+        raise AssertionError("not expected")
+
+    def undo(self):
+        self.log.append("undo")
+        return {"ok": True, "message": "undone"}
+
+
+REVISE = {"match": "Evaluate this result", "once": True,
+          "content": json.dumps({"thoughts": "too small", "decision": "revise", "target": "programmer",
+                                 "instructions": "Make the box 20 um wide instead of 10 um."})}
+
+
+def test_rejected_attempt_is_undone_before_the_next_one_on_the_open_layout():
+    bridge = UndoRecordingBridge()
+    first = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n"
+    second = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 20, 5))\n"
+    steps = [plan(("layout", "add a box")), QUERIES, REVISE, ACCEPT,
+             {"match": "Write the script", "content": fence(first)},
+             {"match": "Make the box 20 um", "content": fence(second)}]
+    out, io, _ = run(steps, mode="interactive", bridge=bridge)
+    assert out.ok and out.rounds == 2
+    assert bridge.log == ["run", "undo", "run"]   # one box in the layout, not two
+
+
+def test_request_that_is_not_accepted_leaves_the_open_layout_unchanged():
+    bridge = UndoRecordingBridge()
+    code = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n"
+    revise_always = {"match": "Evaluate this result",
+                     "content": json.dumps({"thoughts": "no", "decision": "revise", "target": "programmer",
+                                            "instructions": "Make the box 20 um wide instead of 10 um."})}
+    steps = [plan(("layout", "add a box")), QUERIES, revise_always, {"match": "Write the script", "content": fence(code)},
+             {"match": "Make the box 20 um", "content": fence(code.replace("10", "11"))}]
+    out, io, _ = run(steps, mode="interactive", bridge=bridge, max_rounds=2)
+    assert not out.ok
+    assert bridge.log == ["run", "undo", "run", "undo"]

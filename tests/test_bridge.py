@@ -58,3 +58,9 @@ def test_insert_gds_is_one_undoable_step(cases):
 def test_insert_unreadable_file_rolls_back(cases):
     r = cases["insert_bad_file_rolls_back"]
     assert not r["ok"] and r["has_exception"] and r["same_hash"]
+
+
+def test_copilot_undo_never_reverts_a_designer_edit(cases):
+    r = cases["undo_copilot_change_leaves_designer_edits_alone"]
+    assert r["ran"] and r["refused"] and "designer edit" in r["refused_msg"] and r["designer_shape_kept"]
+    assert r["allowed"] and r["restored"]

@@ -26,6 +26,10 @@ class Bridge(Protocol):
 
     def insert_files(self, paths: list[str]) -> dict: ...
 
+    def undo(self) -> dict:
+        """Undo the last change this bridge made to the open layout (one transaction); {"ok": bool}."""
+        ...
+
 
 def imported_modules(code: str) -> set[str]:
     """Top-level module names a script imports (empty if it does not parse)."""
@@ -72,6 +76,12 @@ def _compatible_copies(workdir: str, files: list[dict]) -> list[str]:
         strip_metadata(src, dst)
         paths.append(str(dst))
     return paths
+
+
+def changed_layout(rep: dict) -> bool:
+    """True if an execution report says the open layout was changed (and so can be undone)."""
+    return rep.get("where") in ("klayout", "sandbox+insert") and bool(rep.get("ok")) \
+        and bool((rep.get("changes") or {}).get("changed"))
 
 
 def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,

@@ -41,8 +41,33 @@ class KlayoutBatchBridge:
         self.timeout_s = timeout_s
         self.home = self._tmp / "klayout-home"
         self.home.mkdir(exist_ok=True)
+        self._undo: list[Path | None] = []   # layout copies before each change, newest last
 
     def _call(self, req: dict) -> dict:
+        """Run one request; keeps a copy of the layout before each change for :meth:`undo`."""
+        before = self._tmp / f"undo-{len(self._undo) + 1}.gds"
+        existed = self.layout_file.exists()
+        if existed:
+            shutil.copyfile(self.layout_file, before)
+        result = self._run(req)
+        if result.get("ok") and (result.get("changes") or {}).get("changed"):
+            self._undo.append(before if existed else None)
+        elif existed:
+            before.unlink(missing_ok=True)
+        return result
+
+    def undo(self) -> dict:
+        """Restore the layout as it was before the last change made through this bridge."""
+        if not self._undo:
+            return {"ok": False, "message": "there is nothing to undo"}
+        before = self._undo.pop()
+        if before is None:
+            self.layout_file.unlink(missing_ok=True)
+        else:
+            os.replace(before, self.layout_file)
+        return {"ok": True, "message": "undone: the layout file is as before the last change"}
+
+    def _run(self, req: dict) -> dict:
         fd, req_path = tempfile.mkstemp(suffix=".json", dir=self._tmp)
         os.close(fd)
         out_path = Path(req_path).with_suffix(".out.json")

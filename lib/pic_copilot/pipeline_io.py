@@ -27,6 +27,8 @@ class Request:
         previous_script: the script shown last, when the request continues with feedback.
         inputs: files every sandbox run of this request starts with (name in the work dir -> path),
             e.g. the layout a benchmark task's setup prepared.
+        previous_applied: the previous script changed the open layout (feedback continues from it):
+            its change is undone before the revised script runs, so the revision replaces it.
     """
 
     id: str
@@ -38,6 +40,7 @@ class Request:
     config: str = "full"
     previous_script: str | None = None
     inputs: dict[str, str] | None = None
+    previous_applied: bool = False
 
 
 @dataclass

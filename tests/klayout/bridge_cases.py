@@ -116,5 +116,23 @@ def insert_bad_file_rolls_back():
             "same_hash": bridge.layout_fingerprint(s.layout) == h0}
 
 
+@case
+def undo_copilot_change_leaves_designer_edits_alone():
+    s = fresh()
+    h0 = bridge.layout_fingerprint(s.layout)
+    r = bridge.execute(s, "cell.shapes(layout.layer(2, 0)).insert(pya.Box(0, 0, 10, 10))")
+    # the designer edits the layout after the copilot's run
+    s.manager.transaction("designer edit")
+    s.cell.shapes(s.layout.layer(3, 0)).insert(pya.Box(0, 0, 5, 5))  # noqa: F821
+    s.manager.commit()
+    refused = s.undo_copilot_change()
+    designer_shape_kept = s.cell.shapes(s.layout.layer(3, 0)).size() == 1
+    s.undo()  # the designer undoes their own edit
+    allowed = s.undo_copilot_change()
+    return {"ran": r["ok"], "refused": not refused["ok"], "refused_msg": refused["message"],
+            "designer_shape_kept": designer_shape_kept, "allowed": allowed["ok"],
+            "restored": bridge.layout_fingerprint(s.layout) == h0}
+
+
 with open(out, "w") as f:  # noqa: F821
     json.dump(results, f, indent=1)

@@ -132,17 +132,20 @@ def missing_outputs(rep: dict, wanted: list[str]) -> dict | None:
                     "outputs")
 
 
-def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None) -> dict:
-    """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept."""
+def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None,
+          expected_files: list[str] | None = None) -> dict:
+    """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept,
+    and so does an objection about files that the evidence refutes (see :func:`contradicted_by_run`)."""
     checks = "\n".join(f"- {c.name}: {c.prompt}" for c in review_checks) or "(none)"
     user = prompts.render("evaluator_user", prompt=prompt, script=script.rstrip()[:3000], execution=execution_text(rep),
                           checks=checks)
     ans = agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=250, with_memory=False)
     instr = (ans.get("instructions") or "").strip()
     if ans["decision"] == "revise" and len(instr) >= 12:
-        if contradicted_by_run(instr, rep):
+        if contradicted_by_run(instr, rep, expected_files or []):
             return decision("accept", "", "", "llm", thoughts=ans.get("thoughts", ""),
-                            overruled=f"the evaluator asked: {instr!r}, but the run already wrote every file it names")
+                            overruled=f"the evaluator asked: {instr!r}, but the run wrote every file it names "
+                                      "or names files nobody asked for")
         return decision("revise", ans.get("target") or "programmer", instr, "llm", thoughts=ans.get("thoughts", ""))
     return decision("accept", "", "", "llm", thoughts=ans.get("thoughts", ""))
 
@@ -150,12 +153,16 @@ def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_chec
 _FILE = re.compile(r"[\w./-]+\.(?:gds|oas|csv|json|lyrdb|png|txt|npy|npz)\b", re.IGNORECASE)
 
 
-def contradicted_by_run(instructions: str, rep: dict) -> bool:
-    """True when an LLM objection is only about output files and the run wrote all of them.
+def contradicted_by_run(instructions: str, rep: dict, expected: list[str] = ()) -> bool:
+    """True when an LLM objection is only about output files and the evidence refutes it: the run
+    wrote every file it names, or it names files that neither the request nor the plan asks for.
 
-    Small models sometimes ask to "write X.gds" although the run did exactly that; the execution
-    evidence wins over such a claim.
+    Small models sometimes ask to "write X.gds" although the run did exactly that, or copy a file
+    name from an example; the execution evidence and the request win over such a claim.
     """
     named = {PurePath(m).name for m in _FILE.findall(instructions)}
+    if not named or not rep.get("ok"):
+        return False
     written = {PurePath(f.get("path", "")).name for f in rep.get("files") or []}
-    return bool(rep.get("ok")) and bool(named) and named <= written
+    wanted = {PurePath(w).name for w in expected}
+    return named <= written or not (named & wanted)

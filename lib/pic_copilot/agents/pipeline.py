@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..config import Settings, load_settings
-from ..execution import execute, needs_engine_python
+from ..execution import changed_layout, execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
 from ..pipeline_io import Outcome, PipelineIO, Request
@@ -96,6 +96,9 @@ class _Run:
         if problems:
             self.rec.set("check_problems", problems)
         self.index = None
+        # an attempt's change is in the open layout (interactive mode) and must be undone if not accepted;
+        # a feedback round replaces the accepted result the designer commented on
+        self.applied = bool(request.previous_applied) and request.mode == "interactive"
         self.observations: dict | None = None  # observed port names per factory, loaded on first check
         self.plan: dict | None = None
 
@@ -216,8 +219,24 @@ class _Run:
         return self.timed("generate", gen.revise, self.client, script, dec["instructions"], docs=docs,
                           cancel=self.cancel, on_token=self.token_cb("programmer"))
 
+    def discard_applied(self) -> None:
+        """Undo the open-layout change of an attempt that was not accepted, so attempts never pile up
+        in the designer's layout and a rejected request leaves it as it was."""
+        if not self.applied:
+            return
+        self.applied = False
+        res = self.io.bridge.undo()
+        self.progress("execute", "undid the previous attempt on the open layout" if res.get("ok")
+                      else f"could not undo the previous attempt: {res.get('message', '')}")
+
+    def expected_files(self) -> list[str]:
+        """Files the designer named or the plan says its steps write."""
+        plan = self.plan or {}
+        return [*plan.get("requested_files", []), *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])]
+
     def run_script(self, script: str) -> dict:
         self.check_cancel()
+        self.discard_applied()
         t0 = time.monotonic()
         try:
             rep = execute(script, self.req.mode, getattr(self.io, "bridge", None),
@@ -228,6 +247,7 @@ class _Run:
             rep = {"ok": False, "where": "none", "stdout": "", "stderr": "",
                    "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
         self.rec.add_time("execute", time.monotonic() - t0)
+        self.applied = changed_layout(rep)
         summ = evaluator.execution_summary(rep)
         self.progress("execute", "ran ok" if rep.get("ok") else "the run failed", summ)
         return rep
@@ -291,7 +311,7 @@ class _Run:
                 if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
                     self.check_cancel()
                     dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
-                                     review, cancel=self.cancel)
+                                     review, cancel=self.cancel, expected_files=self.expected_files())
                 elif dec is None:
                     dec = evaluator.decision("accept", "", "", "execution")
             entry["decision"] = dec
@@ -349,6 +369,8 @@ class _Run:
         return self.finish(bool(rep.get("ok")), script, 1, rep, "ran ok" if rep.get("ok") else "the script failed")
 
     def finish(self, ok: bool, script: str, rounds: int, rep: dict | None, msg: str) -> Outcome:
+        if not ok:
+            self.discard_applied()
         usage = self.usage()
         self.rec.set("usage", usage)
         self.rec.set("calls", [c.__dict__ for c in self.client.usage.calls[self.usage_start:]])
