@@ -162,3 +162,16 @@ def test_settings_precedence_and_masking(tmp_path):
     assert s2.base_url == "http://env/v1" and s2.api_key == "k2"
     s3 = load_settings(env={}, path=tmp_path / "none.toml")
     assert s3.provider == "local" and s3.base_url == ""
+
+
+def test_server_without_json_schema_support_falls_back_to_json_object():
+    """llama.cpp answers HTTP 500 to response_format type json_schema: retry at once with json_object."""
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    steps = [{"status": 500, "message": "Input should be 'text' or 'json_object' (response_format.type)"},
+             {"content": '{"a": 2}'}]
+    with ScriptedLLM(steps) as srv:
+        c = client_for(srv, max_retries=0)
+        r = c.chat(MSG, json_schema=schema)
+        assert json.loads(r.text) == {"a": 2}
+        assert srv.requests[0]["response_format"]["type"] == "json_schema"
+        assert srv.requests[1]["response_format"] == {"type": "json_object", "schema": schema}

@@ -254,7 +254,7 @@ class LLMClient:
         if code in (400, 422, 500) and "response_format" in detail and self._json_style != "none":
             # the server does not know this structured-output style (llama.cpp answers 500): try the next one
             self._json_style = {None: "json_object", "json_schema": "json_object", "json_object": "none"}[self._json_style]
-            raise _RetryNow()
+            raise _RetryNow("retry with another structured-output style")
         if code == 429:
             raise LLMRateLimitError(f"rate limited by {where} (HTTP 429)",
                                     retry_after=_retry_after_seconds(resp.headers.get("retry-after")))
