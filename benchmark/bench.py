@@ -8,7 +8,8 @@ Interactive tasks (setup, candidate, check) run in this process on a headless la
 plugin's bridge; everything that needs the engine's Python (the agent pipeline, sandbox runs,
 the plot) runs in a child process ``<python> -m pic_copilot.bench.worker`` speaking JSON lines
 (see lib/pic_copilot/bench/worker.py). Options are ``-rd name=value``; see benchmark/README.md.
-Exit code: 0 ok; 1 oracle below 100 % or self-test mismatch; 2 bad options/tasks; 3 harness failure.
+Exit code: 0 ok; 1 oracle below 100 % or self-test mismatch; 2 bad options/tasks or not inside the
+KLayout application (the pip ``klayout`` package's ``pya`` is refused); 3 harness failure.
 """
 import json
 import os
@@ -33,10 +34,36 @@ for p in (ROOT / "lib", ROOT / "klayout_plugin"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-try:
-    import pya  # noqa: E402,F401  (this driver must run inside KLayout)
-except ImportError:
-    sys.exit("benchmark/bench.py runs inside KLayout: klayout -b -r benchmark/bench.py -rd ... (or: pic-copilot bench)")
+
+def _klayout_app_problem():
+    """None inside the KLayout application, else why not (a plain Python, or the pip ``klayout`` package).
+
+    The pip ``klayout`` package also ships a ``pya`` module (a different KLayout version, without
+    ``pya.Application``); only the application's own interpreter has a live ``Application.instance()``.
+    """
+    try:
+        import pya
+    except ImportError:
+        return f"there is no pya module in this Python ({sys.executable})"
+    app_class = getattr(pya, "Application", None)
+    try:
+        app = app_class.instance() if app_class is not None else None
+    except Exception:  # noqa: BLE001
+        app = None
+    if app is None:
+        where = getattr(pya, "__file__", None) or "pya"
+        return (f"the pya module of this Python ({sys.executable}) is not the KLayout application's "
+                f"({where}: probably the pip klayout package, which has no pya.Application)")
+    return None
+
+
+_NOT_IN_APP = _klayout_app_problem()
+if _NOT_IN_APP:
+    print(f"error: benchmark/bench.py runs only inside the KLayout application: {_NOT_IN_APP}.\n"
+          "Run: klayout -b -r benchmark/bench.py -rd config=oracle   (or: pic-copilot bench)", file=sys.stderr)
+    sys.exit(2)
+
+import pya  # noqa: E402,F401  (KLayout's own, checked above)
 
 from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only modules)
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
@@ -352,14 +379,20 @@ def run_bench(opts, tasks, worker):
 
 
 def run_selftest(opts, tasks, worker):
-    """Every solution passes its check, the empty script fails every check, every wrong_*.py fails."""
+    """Every solution passes its check, the empty script fails every check, every wrong.toml variant fails.
+
+    wrong.toml is optional (a task folder without one gets a note, not a problem); the variants are
+    solution.py with the edits of wrong.toml applied (see lib/pic_copilot/bench/tasks.py).
+    """
     out = opts["out"]
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
-    results, problems = [], []
+    results, problems, notes = [], [], []
     for task in tasks:
         if not task.wrong:
-            problems.append(f"{task.id}: no wrong_*.py variant")
+            notes.append(f"{task.id}: no wrong.toml: only the solution and the empty script are checked")
+        if any(task.path.glob("wrong_*.py")):
+            notes.append(f"{task.id}: wrong_*.py files are not read any more; describe the variants in wrong.toml")
         variants = [("solution", task.solution, True), ("empty", "", False)] + \
                    [(name, code, False) for name, code in task.wrong.items()]
         for name, code, expect in variants:
@@ -370,19 +403,24 @@ def run_selftest(opts, tasks, worker):
             entry = {"task": task.id, "tier": task.tier, "mode": task.mode, "variant": name, "expected_pass": expect,
                      "passed": bool(res["passed"]), "ok": ok, "failure": failure,
                      "time_s": round(time.monotonic() - ts, 3)}
+            if name in task.wrong_why:
+                entry["why"] = task.wrong_why[name]
             if not ok:
                 cand_exc = (res["candidate"] or {}).get("exception")
                 detail = cand_exc if (expect and cand_exc) else (res["check"].get("exception") or cand_exc)
                 entry["detail"] = _jsonable(detail)
-                problems.append(f"{task.id}/{name}: expected {'pass' if expect else 'fail'}, got "
+                why = f" [{task.wrong_why[name]}]" if name in task.wrong_why else ""
+                problems.append(f"{task.id}/{name}{why}: expected {'pass' if expect else 'fail'}, got "
                                 f"{'pass' if res['passed'] else 'fail'}: {str(detail)[:1500]}")
             results.append(entry)
             log(f"selftest {task.id} {name}: {'ok' if ok else 'MISMATCH'} ({entry['time_s']:.1f} s)")
-    data = {"tasks": len(tasks), "variants": len(results), "problems": problems,
-            "wall_time_s": round(time.monotonic() - t0, 1), "results": results}
+    data = {"tasks": len(tasks), "variants": len(results), "wrong_variants": sum(len(t.wrong) for t in tasks),
+            "problems": problems, "notes": notes, "wall_time_s": round(time.monotonic() - t0, 1), "results": results}
     (out / "selftest.json").write_text(json.dumps(data, indent=1))
-    log(f"selftest: {len(tasks)} tasks, {len(results)} variants, {len(problems)} problems, "
-        f"{data['wall_time_s']} s -> {out / 'selftest.json'}", always=True)
+    log(f"selftest: {len(tasks)} tasks, {len(results)} variants ({data['wrong_variants']} wrong), "
+        f"{len(problems)} problems, {data['wall_time_s']} s -> {out / 'selftest.json'}", always=True)
+    for p in notes:
+        log("  note: " + p, always=True)
     for p in problems:
         log("  " + p, always=True)
     return 1 if problems else 0

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pic_copilot.bench import metrics, report
-from pic_copilot.bench.tasks import DOMAINS, TaskError, load_task, load_tasks
+from pic_copilot.bench.tasks import DOMAINS, TaskError, apply_replacements, load_task, load_tasks
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ROOT / "benchmark" / "tasks"
@@ -115,13 +115,15 @@ def _task(folder: Path, **over):
     folder.joinpath("task.toml").write_text("".join(f"{k} = {v}\n" for k, v in meta.items() if v is not None))
     folder.joinpath("solution.py").write_text("print(1)\n")
     folder.joinpath("check.py").write_text("assert True\n")
-    folder.joinpath("wrong_x.py").write_text("pass\n")
+    folder.joinpath("wrong.toml").write_text('[[variant]]\nname = "wrong_x"\nwhy = "prints 2"\n'
+                                             'replace = [["print(1)", "print(2)"]]\n')
     return folder
 
 
 def test_load_task_ok(tmp_path):
     t = load_task(_task(tmp_path / "t1"))
-    assert t.id == "t1" and t.tier == "basic" and t.domains == ("layout",) and t.setup == "" and "wrong_x" in t.wrong
+    assert t.id == "t1" and t.tier == "basic" and t.domains == ("layout",) and t.setup == ""
+    assert t.wrong == {"wrong_x": "print(2)\n"} and t.wrong_why == {"wrong_x": "prints 2"}
     assert t.public()["prompt"] == "make a thing" and len(t.digest()) == 16
 
 
@@ -154,6 +156,68 @@ def test_missing_files_are_named(tmp_path):
         load_task(folder)
 
 
+SOLUTION = 'import gdsfactory as gf\n\nc = gf.components.ring_single(radius=10, gap=0.2)\nc.write_gds("ring.gds")\n'
+
+
+def test_apply_replacements_edits_the_original_text():
+    assert apply_replacements(SOLUTION, [["gap=0.2", "gap=0.3"]]) == SOLUTION.replace("gap=0.2", "gap=0.3")
+    # the pairs are edits of the original, in any order; multi-line old strings and deletions work
+    two = apply_replacements(SOLUTION, [['c.write_gds("ring.gds")\n', ""], ["radius=10", "radius=5"]])
+    assert two == 'import gdsfactory as gf\n\nc = gf.components.ring_single(radius=5, gap=0.2)\n'
+    # a new string that creates another occurrence of a later old string does not matter
+    assert apply_replacements("a=1\nb=2\n", [["a=1", "b=2"], ["b=2", "b=3"]]) == "b=2\nb=3\n"
+
+
+@pytest.mark.parametrize("replace,message", [
+    ([["gap=0.5", "gap=0.3"]], r"entry 1: old string 'gap=0.5' does not occur in solution.py"),
+    ([["gap=0.2", "x"], ["c", "d"]], r"entry 2: old string 'c' is ambiguous, it occurs \d+ times in solution.py \(lines 1, "),
+    ([["ring_single(radius=10", "x"], ["radius=10, gap", "y"]], "replace entries 1 and 2 overlap"),
+    ([["", "x"]], "entry 1 has an empty old string"),
+    ([["gap=0.2"]], "entry 1 must be a pair of strings"),
+    ([], "non-empty list"),
+    ("gap=0.2", "non-empty list"),
+])
+def test_apply_replacements_validation(replace, message):
+    with pytest.raises(TaskError, match=message) as e:
+        apply_replacements(SOLUTION, replace, "task t1: wrong.toml: variant 'wrong_x'")
+    assert str(e.value).startswith("task t1: wrong.toml: variant 'wrong_x': ")
+
+
+@pytest.mark.parametrize("toml,message", [
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nreplace = [["gap=0.7", "gap=0.3"]]\n',
+     r"variant 'wrong_g': replace entry 1: old string 'gap=0.7' does not occur"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nreplace = [["ring", "-"]]\n', r"'ring' is ambiguous, it occurs 2 times in solution.py \(lines 3, 4\)"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nreplace = [["gap=0.2", "gap=0.2"]]\n', "identical to solution.py"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nscript = "x"\nreplace = [["gap", "g"]]\n', "exactly one of replace"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\n', "exactly one of replace"),
+    ('[[variant]]\nname = "wrong_g"\nreplace = [["gap", "g"]]\n', "why .* is missing"),
+    ('[[variant]]\nname = "bad name"\nwhy = "w"\nscript = "x"\n', "needs a name like"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nscript = "x"\n' * 2, "variant 'wrong_g' is defined twice"),
+    ('[[variant]]\nname = "wrong_g"\nwhy = "w"\nscript = "x"\ncolour = 1\n', "unknown keys colour"),
+    ('[[variants]]\nname = "wrong_g"\n', "unknown keys variants"),
+    ('name = \n', "not valid TOML"),
+    ('variant = [1]\n', "variant 1 must be a \\[\\[variant\\]\\] table"),
+    ('variant = []\n', "no \\[\\[variant\\]\\] tables"),
+])
+def test_wrong_toml_errors_name_the_folder_and_variant(tmp_path, toml, message):
+    folder = _task(tmp_path / "t1")
+    (folder / "solution.py").write_text(SOLUTION)
+    (folder / "wrong.toml").write_text(toml)
+    with pytest.raises(TaskError, match=message) as e:
+        load_task(folder)
+    assert str(e.value).startswith(f"task {folder}: wrong.toml")
+
+
+def test_wrong_toml_is_optional_and_script_variants_load(tmp_path):
+    folder = _task(tmp_path / "t1")
+    (folder / "wrong.toml").unlink()
+    (folder / "wrong_old.py").write_text("pass\n")  # the old format is not read any more
+    assert load_task(folder).wrong == {}
+    (folder / "wrong.toml").write_text('[[variant]]\nname = "wrong_s"\nwhy = "prints nothing"\nscript = """\npass\n"""\n')
+    t = load_task(folder)
+    assert t.wrong == {"wrong_s": "pass\n"} and t.wrong_why == {"wrong_s": "prints nothing"}
+
+
 def test_load_tasks_filters(tmp_path):
     _task(tmp_path / "a1", tier='"advanced"')
     _task(tmp_path / "b1")
@@ -180,7 +244,8 @@ def test_the_suite_has_the_required_shape():
     assert sum(t.mode == "interactive" for t in tasks) >= 12
     assert {d for t in tasks for d in t.domains} == set(DOMAINS)
     for t in tasks:
-        assert t.wrong, f"{t.id} has no wrong_*.py"
+        assert t.wrong, f"{t.id} has no wrong.toml variant"
+        assert not list(t.path.glob("wrong_*.py")), f"{t.id}: wrong_*.py files are replaced by wrong.toml"
         if t.mode == "interactive":
             for code in [t.solution, t.setup, t.check, *t.wrong.values()]:
                 assert "gdsfactory" not in code or t.solution == code, f"{t.id}: gdsfactory in KLayout-side code"
@@ -220,6 +285,15 @@ def _bench(tmp_path, **defs):
 needs_klayout = pytest.mark.skipif(KLAYOUT is None, reason="KLayout not installed")
 
 
+def test_bench_refuses_to_run_outside_the_klayout_application(tmp_path):
+    """A plain Python (with or without the pip klayout package's pya) must not run the driver."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmark" / "bench.py")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "runs only inside the KLayout application" in proc.stderr and "klayout -b -r" in proc.stderr
+    assert not (tmp_path / "benchmark").exists()
+
+
 @pytest.mark.klayout
 @needs_klayout
 def test_selftest_solutions_pass_empty_and_wrong_variants_fail(tmp_path):
@@ -232,7 +306,9 @@ def test_selftest_solutions_pass_empty_and_wrong_variants_fail(tmp_path):
     kinds = {(r["task"], r["variant"]) for r in data["results"]}
     for t in tasks:
         assert (t.id, "solution") in kinds and (t.id, "empty") in kinds
-        assert any((t.id, w) in kinds for w in t.wrong)
+        assert all((t.id, w) in kinds for w in t.wrong)
+    assert data["wrong_variants"] == sum(len(t.wrong) for t in tasks) and data["notes"] == []
+    assert all(r["why"] for r in data["results"] if r["variant"].startswith("wrong_"))
     empty = [r for r in data["results"] if r["variant"] == "empty"]
     assert all(not r["passed"] for r in empty)
 
@@ -260,6 +336,7 @@ def test_oracle_scores_100_on_all_tasks_and_resumes(tmp_path):
 def test_oracle_below_100_exits_nonzero(tmp_path):
     tasks = tmp_path / "tasks"
     shutil.copytree(TASKS / "b07_ia_box", tasks / "b07_ia_box")
+    (tasks / "b07_ia_box" / "wrong.toml").unlink()  # its edits are of the real solution.py (and it is optional)
     (tasks / "b07_ia_box" / "solution.py").write_text("cell.shapes(layout.layer(2, 0)).insert(pya.DBox(0, 0, 9, 5))\n")
     proc = _bench(tmp_path, config="oracle", tasks=tasks, out=tmp_path / "o")
     assert proc.returncode == 1 and "ORACLE BELOW 100 %" in proc.stdout

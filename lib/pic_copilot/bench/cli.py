@@ -43,7 +43,7 @@ def register(subparsers) -> None:
     p.add_argument("--gen-timeout", type=float, help="wall-time limit per generation (s, default 1200)")
     p.add_argument("--fresh", action="store_true", help="re-run trials that already have results")
     p.add_argument("--selftest", action="store_true",
-                   help="check the tasks: solutions pass, empty scripts and wrong_*.py variants fail")
+                   help="check the tasks: solutions pass, empty scripts and wrong.toml variants fail")
     p.add_argument("--klayout", help="KLayout executable (default: klayout on PATH)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_bench)

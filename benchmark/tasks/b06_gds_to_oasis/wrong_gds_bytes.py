@@ -1,3 +1,0 @@
-import shutil
-
-shutil.copy("in.gds", "out.oas")

@@ -1,1 +1,0 @@
-layout.clear_layer(layout.layer(5, 0))

@@ -1,1 +1,0 @@
-cell.shapes(layout.layer(1, 0)).clear()

@@ -1,2 +1,0 @@
-src = pya.Region(cell.begin_shapes_rec(layout.layer(1, 0)))
-cell.shapes(layout.layer(2, 0)).insert(src.sized(500))
