@@ -185,6 +185,8 @@ class LayoutHandler:
                     return {"ok": False, "exception": {"type": "TrialTimeout", "message": "time limit", "traceback": ""}}
         if msg["action"] == "insert_files":
             return bridge.insert_layout_files(self.session, msg["paths"])
+        if msg["action"] == "undo":
+            return self.session.undo_copilot_change()
         return {"ok": False, "exception": {"type": "BadRequest", "message": msg["action"], "traceback": ""}}
 
 

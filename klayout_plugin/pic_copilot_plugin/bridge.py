@@ -17,6 +17,7 @@ import pya
 from . import guard
 
 MAX_OUTPUT = 20000
+COPILOT_TRANSACTION = "pic-copilot"  # every transaction the copilot opens starts with this
 
 
 class Session:
@@ -48,7 +49,8 @@ class Session:
         cv = view.active_cellview()
         if cv is None or not cv.is_valid():
             return None
-        return cls(cv.layout(), view=view, cellview=cv, manager=mw.manager, filename=cv.filename())
+        manager = mw.manager() if callable(mw.manager) else mw.manager  # a method in pya 0.28.5
+        return cls(cv.layout(), view=view, cellview=cv, manager=manager, filename=cv.filename())
 
     @classmethod
     def headless(cls, layout=None) -> "Session":
@@ -98,6 +100,21 @@ class Session:
         self.manager.undo()
         self.refresh()
         return True
+
+    def undo_copilot_change(self) -> dict:
+        """Undo the last transaction only if the copilot made it (its name starts with "pic-copilot").
+
+        The designer may have edited the layout since; their change is never undone by the copilot.
+        Returns {"ok": bool, "message": str}.
+        """
+        if self.manager is None or not self.manager.has_undo():
+            return {"ok": False, "message": "there is nothing to undo"}
+        last = self.manager.transaction_for_undo() or ""
+        if not last.startswith(COPILOT_TRANSACTION):
+            return {"ok": False, "message": f"the last change in the layout ({last!r}) is not the copilot's; "
+                                            "it was left alone (use Ctrl+Z yourself)"}
+        self.undo()
+        return {"ok": True, "message": f"undone: {last}"}
 
     def refresh(self) -> None:
         """Make new layers visible and the view redraw (GUI only)."""
@@ -266,6 +283,9 @@ def _run_guarded(session: Session, description: str, action) -> dict:
         session.begin(description)
     try:
         action()
+        # inside the transaction: adding the new layers to the view outside it would clear
+        # KLayout's undo stack (layer-list edits are journaled too; measured on 0.28.5)
+        session.refresh()
     except BaseException as e:  # noqa: BLE001 - SystemExit from a script must not kill KLayout
         exc_info = {
             "type": type(e).__name__,
@@ -278,7 +298,9 @@ def _run_guarded(session: Session, description: str, action) -> dict:
     rolled_back = False
     if exc_info is not None:
         if undoable:
-            session.undo()
+            # an empty transaction is not recorded: undoing then would revert the PREVIOUS change
+            if layout_fingerprint(session.layout) != before["fingerprint"]:
+                session.undo()
             _remove_new_objects(session, before)
         else:
             session.layout.assign(backup)

@@ -27,48 +27,130 @@ class Controller:
         self.session_provider = session_provider
         self.on_event = on_event
         self.engine = EngineProcess(self._on_message, self._on_exit)
-        self.current_id: str | None = None
+        self.current_id: str | None = None     # the last request (feedback continues it)
+        self.active_id: str | None = None      # the job running now: request, sandbox run or explanation
+        self.active_kind: str | None = None
         self.finished = False
         self.last_result: dict | None = None
         self.last_exec: dict | None = None
         self.undo_available = False
+        self.engine_info: dict | None = None   # the engine's "ready" message
+
+    @property
+    def busy(self) -> bool:
+        return self.active_id is not None and not self.finished
 
     # -- requests
-    def send_request(self, prompt: str, mode: str = "interactive", config: str | None = None,
-                     max_rounds: int | None = None) -> str:
-        """Start a request; returns its id. Raises RuntimeError if the engine cannot start."""
-        self.engine.start()
-        rid = f"r{next(_ids)}"
+    def layout_context(self) -> dict | None:
+        """The compact description of the open layout sent with a request (None if none is open)."""
         session = self.session_provider()
-        context = bridge.layout_summary(session) if session is not None else None
+        return bridge.layout_summary(session) if session is not None else None
+
+    def _begin(self, kind: str, prefix: str) -> str:
+        if self.busy:
+            raise RuntimeError("the copilot is still working on the last job; press Stop first")
+        self.engine.start()
+        jid = f"{prefix}{next(_ids)}"
+        self.active_id, self.active_kind, self.finished = jid, kind, False
+        return jid
+
+    def send_request(self, prompt: str, mode: str = "interactive", config: str | None = None,
+                     max_rounds: int | None = None, previous_script: str | None = None,
+                     feedback: list[str] | None = None) -> str:
+        """Start a request; returns its id. Raises RuntimeError if the engine cannot start.
+
+        ``previous_script`` + ``feedback`` make it a revision of an existing script (fix a macro).
+        """
+        context = self.layout_context()
+        rid = self._begin("request", "r")
         msg = {"type": "request", "id": rid, "prompt": prompt, "mode": mode, "context": context}
         if config:
             msg["config"] = config
         if max_rounds:
             msg["max_rounds"] = max_rounds
+        if previous_script:
+            msg["previous_script"] = previous_script
+            msg["feedback"] = list(feedback or [])
         self.current_id = rid
-        self.finished = False
-        self.engine.send(msg)
+        self._send(msg)
         return rid
 
     def send_feedback(self, text: str) -> None:
         """Continue the last request with the designer's correction."""
         if self.current_id is None:
             raise RuntimeError("there is no earlier request to give feedback on")
-        self.finished = False
-        self.engine.send({"type": "feedback", "id": self.current_id, "text": text})
+        if self.busy:
+            raise RuntimeError("the copilot is still working; wait for the result or press Stop")
+        self.engine.start()
+        self.active_id, self.active_kind, self.finished = self.current_id, "request", False
+        self._send({"type": "feedback", "id": self.current_id, "text": text})
 
-    def cancel(self) -> None:
-        if self.current_id is not None and self.engine.running():
-            self.engine.send({"type": "cancel", "id": self.current_id})
+    def run_in_sandbox(self, code: str) -> str:
+        """Run a script in the engine's sandbox (no LLM); the answer is a ``run_result``."""
+        jid = self._begin("run", "s")
+        self._send({"type": "run", "id": jid, "code": code})
+        return jid
+
+    def explain(self, code: str, name: str = "", question: str = "") -> str:
+        """Ask for a plain-language explanation of a script; the answer is an ``explanation``."""
+        jid = self._begin("explain", "e")
+        self._send({"type": "explain", "id": jid, "code": code, "name": name, "question": question})
+        return jid
+
+    def _send(self, msg: dict) -> None:
+        try:
+            self.engine.send(msg)
+        except RuntimeError:
+            self.finished = True
+            raise
+
+    def cancel(self) -> bool:
+        """Stop the running job; the engine answers with a ``cancelled`` error within a second."""
+        if self.busy and self.engine.running():
+            self.engine.send({"type": "cancel", "id": self.active_id})
+            return True
+        return False
+
+    def restart_engine(self) -> None:
+        """Stop the engine (if it runs) and start a fresh one (e.g. after new settings)."""
+        self.engine.stop()
+        self.finished = True
+        self.engine_info = None
+        self.engine.start()
+
+    def note_layout_change(self, result: dict) -> None:
+        """Remember a successful, undoable change of the open layout (for Undo last run)."""
+        if result.get("ok") and result.get("undoable") and (result.get("changes") or {}).get("changed"):
+            self.undo_available = True
+            self.last_cells_added = list((result.get("changes") or {}).get("cells_added") or [])
 
     def undo_last_run(self) -> bool:
-        """Undo the last change the copilot made to the layout (one transaction)."""
+        """Undo the last change the copilot made to the layout (one transaction).
+
+        Cells the run created are removed too when the undo left them behind (KLayout 0.28.5
+        does not always undo cell creation), so the layout is as before.
+        """
         session = self.session_provider()
+        self.last_undo_message = "there is nothing of the copilot's to undo"
         if session is None or not self.undo_available:
             return False
+        if hasattr(session, "undo_copilot_change"):
+            # only the copilot's own transaction: a change the designer made since is left alone
+            res = session.undo_copilot_change()
+            self.last_undo_message = res.get("message", "")
+            if not res.get("ok"):
+                return False
+        elif not session.undo():
+            return False
         self.undo_available = False
-        return session.undo()
+        ly = session.layout
+        for name in getattr(self, "last_cells_added", []):
+            c = ly.cell(name)
+            if c is not None and c.is_top():
+                ly.delete_cell_rec(c.cell_index())  # an orphan the undo left behind
+        self.last_cells_added = []
+        session.refresh()
+        return True
 
     def shutdown(self, stop_llm: bool = False) -> None:
         self.engine.stop(stop_llm=stop_llm)
@@ -79,8 +161,13 @@ class Controller:
         if t == "exec":
             self._exec(msg)
             return
-        if t in ("result", "error") and msg.get("id") == self.current_id:
+        if t == "ready":
+            self.engine_info = msg
+        if t in ("result", "error", "run_result", "explanation") and msg.get("id") == self.active_id:
             self.finished = True
+            self.last_result = msg
+        elif t == "error" and msg.get("id") is None and self.busy:
+            self.finished = True   # the engine could not take the job (e.g. a bad configuration)
             self.last_result = msg
         self.on_event(msg)
 
@@ -93,15 +180,15 @@ class Controller:
             try:
                 if msg.get("action") == "insert_files":
                     result = bridge.insert_layout_files(session, list(msg.get("paths") or []))
+                elif msg.get("action") == "undo":
+                    result = session.undo_copilot_change()
                 else:
                     result = bridge.execute(session, msg.get("code", ""))
             except Exception as e:  # noqa: BLE001 - never let a bridge bug kill KLayout's event loop
                 result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
-            if result.get("ok") and result.get("undoable") and (result.get("changes") or {}).get("changed"):
-                self.undo_available = True
+            self.note_layout_change(result)
             if session.view is not None:
-                session.view.add_missing_layers()
-                session.view.zoom_fit()
+                session.view.zoom_fit()   # (new layers were added inside the bridge's transaction)
         self.last_exec = result
         self.on_event({"type": "exec_done", "id": msg.get("id"), "request": msg.get("request"), "result": result})
         if self.engine.running():
@@ -109,4 +196,5 @@ class Controller:
 
     def _on_exit(self, code, reason: str) -> None:
         self.finished = True
-        self.on_event({"type": "engine_died", "id": self.current_id, "message": reason})
+        self.engine_info = None
+        self.on_event({"type": "engine_died", "id": self.active_id, "message": reason})

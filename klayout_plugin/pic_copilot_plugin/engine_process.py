@@ -47,6 +47,16 @@ class EngineProcess:
         self._stopping = False
         self.ready = False
         self.stderr_log = str(log_dir() / "engine.log")
+        # PIC_COPILOT_PROTOCOL_LOG=path: append every protocol line (both directions) there (tests, debugging)
+        self.protocol_log = os.environ.get("PIC_COPILOT_PROTOCOL_LOG") or None
+
+    def _log(self, direction: str, line: bytes) -> None:
+        if self.protocol_log:
+            try:
+                with open(self.protocol_log, "ab") as f:
+                    f.write(direction.encode() + b" " + line.rstrip(b"\n") + b"\n")
+            except OSError:
+                pass
 
     def start(self) -> None:
         """Start the engine (no-op if it runs). Raises RuntimeError with a clear reason if it cannot."""
@@ -80,7 +90,9 @@ class EngineProcess:
     def send(self, msg: dict) -> None:
         if not self.running():
             raise RuntimeError("the pic-copilot engine is not running")
-        self.proc.write((json.dumps(msg) + "\n").encode("utf-8"))
+        data = (json.dumps(msg) + "\n").encode("utf-8")
+        self._log(">", data)
+        self.proc.write(data)
 
     def pump(self, timeout_s: float) -> None:
         """Batch mode: wait up to timeout_s for output and dispatch it."""
@@ -121,6 +133,7 @@ class EngineProcess:
             line = line.strip()
             if not line:
                 continue
+            self._log("<", line)
             try:
                 msg = json.loads(line.decode("utf-8", "replace"))
             except ValueError:

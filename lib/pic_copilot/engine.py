@@ -18,20 +18,57 @@ from dataclasses import replace
 from . import __version__
 from .config import Settings, load_settings
 from .llm import LLMError, make_client
+from .execution import changed_layout
 from .pipeline_io import Outcome, Request
 
 EXEC_TIMEOUT_S = 600.0
 
 
-class Channel:
-    """Writes protocol messages to stdout (one JSON object per line, thread-safe)."""
+def known_secrets(settings: Settings | None = None) -> list[str]:
+    """API keys this process knows (settings, environment, credentials file): never to be written anywhere."""
+    from .config import read_api_key_file
 
-    def __init__(self, stream=None):
+    keys = {os.environ.get(v, "") for v in ("PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
+    keys.add(read_api_key_file())
+    if settings is not None:
+        keys.add(settings.api_key)
+    return sorted((k for k in keys if k and len(k) >= 4), key=len, reverse=True)
+
+
+def scrub(text: str, secrets: list[str]) -> str:
+    for k in secrets:
+        if k in text:
+            text = text.replace(k, "***")
+    return text
+
+
+class ScrubbingStream:
+    """A text stream wrapper that masks secrets (the engine's stderr: an endpoint may echo a key)."""
+
+    def __init__(self, stream, secrets: list[str]):
+        self._stream = stream
+        self.secrets = secrets
+
+    def write(self, text):
+        return self._stream.write(scrub(text, self.secrets))
+
+    def flush(self):
+        self._stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class Channel:
+    """Writes protocol messages to stdout (one JSON object per line, thread-safe, secrets masked)."""
+
+    def __init__(self, stream=None, secrets: list[str] | None = None):
         self._out = stream or sys.stdout
         self._lock = threading.Lock()
+        self.secrets = list(secrets or [])
 
     def send(self, msg: dict) -> None:
-        line = json.dumps(msg, default=str)
+        line = scrub(json.dumps(msg, default=str), self.secrets)
         with self._lock:
             self._out.write(line + "\n")
             self._out.flush()
@@ -48,6 +85,8 @@ class PluginBridge:
         self._lock = threading.Lock()
 
     def _call(self, action: str, payload: dict) -> dict:
+        if self.cancel.is_set():
+            raise CancelledError("request cancelled")
         exec_id = "x-" + uuid.uuid4().hex[:10]
         done, box = threading.Event(), []
         with self._lock:
@@ -78,6 +117,9 @@ class PluginBridge:
     def insert_files(self, paths: list[str]) -> dict:
         return self._call("insert_files", {"paths": paths})
 
+    def undo(self) -> dict:
+        return self._call("undo", {})
+
 
 class CancelledError(RuntimeError):
     pass
@@ -92,17 +134,21 @@ class ChannelIO:
         self.bridge = bridge
         self.cancel = cancel
 
+    def _send(self, msg: dict) -> None:
+        if not self.cancel.is_set():  # after a cancel the panel has been told; stay quiet
+            self.channel.send(msg)
+
     def progress(self, stage: str, message: str, data: dict | None = None) -> None:
         msg = {"type": "progress", "id": self.request_id, "stage": stage, "message": message}
         if data is not None:
             msg["data"] = data
-        self.channel.send(msg)
+        self._send(msg)
 
     def token(self, agent: str, text: str | None) -> None:
-        self.channel.send({"type": "token", "id": self.request_id, "agent": agent, "text": text})
+        self._send({"type": "token", "id": self.request_id, "agent": agent, "text": text})
 
     def script(self, code: str, round_: int) -> None:
-        self.channel.send({"type": "script", "id": self.request_id, "code": code, "round": round_})
+        self._send({"type": "script", "id": self.request_id, "code": code, "round": round_})
 
 
 def error_kind(exc: BaseException) -> str:
@@ -116,14 +162,29 @@ def error_kind(exc: BaseException) -> str:
     return "internal"
 
 
+def decorate_execution(rep: dict | None) -> dict | None:
+    """Add thumbnails/readable copies of written layout files (``previews``) and report databases
+    (``reports``) to a sandbox execution report. Never raises."""
+    if not rep or not rep.get("files") or not rep.get("workdir"):
+        return rep
+    try:
+        from . import render
+
+        rep["previews"] = render.layout_previews(rep["workdir"], rep["files"])
+        rep["reports"] = render.report_files(rep["workdir"], rep["files"])
+    except Exception as e:  # noqa: BLE001 - a missing renderer must not lose the result
+        print(f"previews failed: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+    return rep
+
+
 class Engine:
-    """Dispatches protocol messages; one request runs at a time in a worker thread."""
+    """Dispatches protocol messages; one job (request, run, explain) runs at a time in a worker thread."""
 
     def __init__(self, channel: Channel, settings: Settings):
         self.channel = channel
         self.settings = settings
         self._client = None
-        self._jobs: dict[str, dict] = {}   # request id -> {"thread", "cancel", "bridge", "request", "outcome"}
+        self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "request", "outcome", "kind"}
         self._lock = threading.Lock()
         self._started_llm = False
 
@@ -148,14 +209,16 @@ class Engine:
             self._start(msg)
         elif t == "feedback":
             self._feedback(msg)
+        elif t == "run":
+            self._start_job(msg, "run", self._run_code)
+        elif t == "explain":
+            self._start_job(msg, "explain", self._explain)
         elif t == "exec_result":
             for job in list(self._jobs.values()):
                 if job["bridge"] is not None and job["bridge"].deliver(msg.get("id", ""), msg.get("result") or {}):
                     break
         elif t == "cancel":
-            job = self._jobs.get(msg.get("id", ""))
-            if job:
-                job["cancel"].set()
+            self._cancel(str(msg.get("id", "")))
         elif t == "shutdown":
             for job in self._jobs.values():
                 job["cancel"].set()
@@ -169,19 +232,48 @@ class Engine:
                                "message": f"unknown message type {t!r}"})
         return True
 
-    def _busy(self) -> bool:
-        return any(j["thread"].is_alive() for j in self._jobs.values())
+    def _cancel(self, job_id: str) -> None:
+        """Stop a job: the panel is told at once; the worker stops at its next check and stays quiet."""
+        job = self._jobs.get(job_id)
+        if job is None or job["cancel"].is_set() or not job["thread"].is_alive():
+            return
+        job["cancel"].set()
+        job["reported"] = True
+        self.channel.send({"type": "error", "id": job_id, "kind": "cancelled", "message": "cancelled by the designer"})
 
-    def _start(self, msg: dict, request: Request | None = None) -> None:
+    def _busy(self) -> bool:
+        # a cancelled job may still wait on a slow endpoint; it no longer blocks new requests
+        return any(j["thread"].is_alive() and not j["cancel"].is_set() for j in self._jobs.values())
+
+    def _refuse_if_busy(self, msg: dict) -> bool:
         if self._busy():
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": "a request is already running; wait for it or cancel it"})
+            return True
+        return False
+
+    def _spawn(self, job_id: str, job: dict, target) -> None:
+        job.setdefault("reported", False)
+        job["thread"] = threading.Thread(target=target, args=(job,), daemon=True, name=f"{job['kind']}-{job_id}")
+        self._jobs[job_id] = job
+        job["thread"].start()
+
+    def _start(self, msg: dict, request: Request | None = None) -> None:
+        if self._refuse_if_busy(msg):
             return
         try:
-            request = request or Request(id=str(msg["id"]), prompt=str(msg["prompt"]).strip(),
-                                         mode=msg.get("mode", self.settings.mode),
-                                         layout_context=msg.get("context"), max_rounds=msg.get("max_rounds"),
-                                         config=msg.get("config") or os.environ.get("PIC_COPILOT_PIPELINE", "full"))
+            if request is None:
+                context = msg.get("context")
+                prompt = str(msg["prompt"]).strip()
+                fb = msg.get("feedback") or []
+                if isinstance(fb, str):
+                    fb = [fb]
+                request = Request(id=str(msg["id"]), prompt=prompt,
+                                  mode=msg.get("mode", self.settings.mode),
+                                  layout_context=context, max_rounds=msg.get("max_rounds"),
+                                  config=msg.get("config") or os.environ.get("PIC_COPILOT_PIPELINE", "full"),
+                                  feedback=[str(t) for t in fb if str(t).strip()],
+                                  previous_script=msg.get("previous_script") or None)
             if not request.prompt:
                 raise ValueError("the request is empty")
             if request.mode not in ("interactive", "sandbox"):
@@ -191,23 +283,42 @@ class Engine:
             return
         cancel = threading.Event()
         bridge = PluginBridge(self.channel, request.id, cancel) if request.mode == "interactive" else None
-        job = {"cancel": cancel, "bridge": bridge, "request": request, "outcome": None}
-        job["thread"] = threading.Thread(target=self._run, args=(job,), daemon=True, name=f"request-{request.id}")
-        self._jobs[request.id] = job
-        job["thread"].start()
+        job = {"cancel": cancel, "bridge": bridge, "request": request, "outcome": None, "kind": "request"}
+        self._spawn(request.id, job, self._run)
+
+    def _start_job(self, msg: dict, kind: str, target) -> None:
+        if self._refuse_if_busy(msg):
+            return
+        job_id = str(msg.get("id") or "")
+        code = msg.get("code")
+        if not job_id or not isinstance(code, str) or not code.strip():
+            self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
+                               "message": f"'{kind}' needs an id and the code"})
+            return
+        job = {"cancel": threading.Event(), "bridge": None, "request": None, "outcome": None, "kind": kind,
+               "msg": msg}
+        self._spawn(job_id, job, target)
 
     def _feedback(self, msg: dict) -> None:
         old = self._jobs.get(str(msg.get("id")))
         text = str(msg.get("text") or "").strip()
-        if old is None or not text:
+        if old is None or old.get("request") is None or not text:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": "feedback needs the id of a finished request and some text"})
             return
         prev: Request = old["request"]
         outcome: Outcome | None = old["outcome"]
         req = replace(prev, feedback=[*prev.feedback, text],
-                      previous_script=outcome.script if outcome else prev.previous_script)
+                      previous_script=outcome.script if outcome else prev.previous_script,
+                      previous_applied=bool(outcome and outcome.execution and changed_layout(outcome.execution)))
         self._start(msg, request=req)
+
+    def _fail(self, job: dict, job_id: str, e: BaseException) -> None:
+        kind = "cancelled" if job["cancel"].is_set() else error_kind(e)
+        detail = "" if isinstance(e, (LLMError, CancelledError, ValueError)) else "\n" + traceback.format_exc()
+        print(f"{job['kind']} {job_id} failed: {e}{detail}", file=sys.stderr, flush=True)
+        if not job.get("reported"):
+            self.channel.send({"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
 
     def _run(self, job: dict) -> None:
         from .agents import run_request
@@ -218,26 +329,75 @@ class Engine:
             io.progress("llm", f"using {self.settings.provider} model {self.settings.model}")
             outcome = run_request(req, io, settings=self.settings, client=self.client())
             job["outcome"] = outcome
+            if job.get("reported"):
+                return
+            execution = decorate_execution(outcome.execution)
             self.channel.send({"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
-                               "rounds": outcome.rounds, "execution": outcome.execution, "usage": outcome.usage,
+                               "rounds": outcome.rounds, "execution": execution, "usage": outcome.usage,
                                "record": outcome.record_path, "message": outcome.message})
         except BaseException as e:  # noqa: BLE001 - report every failure as a protocol error
-            kind = "cancelled" if job["cancel"].is_set() else error_kind(e)
-            detail = "" if isinstance(e, (LLMError, CancelledError, ValueError)) else "\n" + traceback.format_exc()
-            print(f"request {req.id} failed: {e}{detail}", file=sys.stderr, flush=True)
-            self.channel.send({"type": "error", "id": req.id, "kind": kind, "message": str(e) or type(e).__name__})
+            self._fail(job, req.id, e)
+
+    def _run_code(self, job: dict) -> None:
+        """``run``: execute the given script in the sandbox (no LLM) and report it with previews."""
+        from .execution import run_in_sandbox
+
+        msg = job["msg"]
+        job_id = str(msg["id"])
+        io = ChannelIO(self.channel, job_id, None, job["cancel"])
+        try:
+            io.progress("execute", "running the script in the sandbox")
+            rep = run_in_sandbox(msg["code"], timeout_s=float(msg.get("timeout_s") or 120))
+            if job.get("reported"):
+                return
+            rep = decorate_execution(rep)
+            io.progress("execute", "ran ok" if rep.get("ok") else "the run failed")
+            self.channel.send({"type": "run_result", "id": job_id, "ok": bool(rep.get("ok")), "execution": rep})
+        except BaseException as e:  # noqa: BLE001
+            self._fail(job, job_id, e)
+
+    def _explain(self, job: dict) -> None:
+        """``explain``: a plain-language explanation of a script (streamed), then ``explanation``."""
+        from .agents import prompts
+        from .agents.base import Agent
+
+        msg = job["msg"]
+        job_id = str(msg["id"])
+        io = ChannelIO(self.channel, job_id, None, job["cancel"])
+        try:
+            code = msg["code"]
+            if len(code) > 16000:
+                code = code[:16000] + "\n# ... (cut)"
+            agent = Agent("explainer", prompts.text("explainer"))
+            user = prompts.render("explainer_user", code=code.rstrip(), macro_name=str(msg.get("name") or "the macro"),
+                                  question=str(msg.get("question") or ""))
+            io.progress("llm", f"explaining {msg.get('name') or 'the macro'} with {self.settings.provider} model "
+                               f"{self.settings.model}")
+            io.token("explainer", None)
+            text = agent.ask_text(self.client(), user, cancel=job["cancel"],
+                                  on_token=lambda t: io.token("explainer", t))
+            if not job.get("reported"):
+                self.channel.send({"type": "explanation", "id": job_id, "text": text.strip()})
+        except BaseException as e:  # noqa: BLE001
+            self._fail(job, job_id, e)
 
 
 def main() -> int:
     # stdout belongs to the protocol: anything else printed by libraries goes to stderr
     out = sys.stdout
+    secrets = known_secrets()
+    sys.stderr = ScrubbingStream(sys.stderr, secrets)
     sys.stdout = sys.stderr
-    channel = Channel(out)
+    channel = Channel(out, secrets)
     try:
         settings = load_settings()
     except ValueError as e:
         channel.send({"type": "error", "id": None, "kind": "bad-request", "message": f"configuration: {e}"})
         return 2
+    for k in known_secrets(settings):
+        if k not in secrets:
+            secrets.append(k)
+    secrets.sort(key=len, reverse=True)
     engine = Engine(channel, settings)
     channel.send({"type": "ready", "version": __version__, "provider": settings.provider, "model": settings.model,
                   "pid": os.getpid()})

@@ -352,7 +352,9 @@ class _Run:
             self.rec.append("retrieved", describe_hits(docs))
             self.progress("retrieve", f"{len(docs)} documentation chunk(s)", {"entries": describe_hits(docs), "errors": [err] if err else []})
         agent = Agent("programmer", system, examples)
-        user = prompts.render("programmer_user", task=req.prompt, outputs="", context="",
+        # the open layout (and the selection) is part of an interactive request, for the baselines too
+        context = planner.context_text(req.layout_context) if req.mode == "interactive" else ""
+        user = prompts.render("programmer_user", task=req.prompt, outputs="", context=context,
                               docs=retrieve.format_docs(docs) if docs else "(none)")
         self.check_cancel()
         self.progress("generate", "writing the script", {"domain": domain})

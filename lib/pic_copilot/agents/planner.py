@@ -38,7 +38,12 @@ def context_text(layout_context: dict | None) -> str:
     keep = {k: layout_context[k] for k in ("file", "dbu", "active_cell", "top_cells", "layers", "bbox_um")
             if k in layout_context}
     text = json.dumps(keep, separators=(",", ":"))
-    return "Open layout: " + (text[:600] + "..." if len(text) > 600 else text)
+    text = "Open layout: " + (text[:600] + "..." if len(text) > 600 else text)
+    selection = layout_context.get("selection") or []
+    if selection:  # "make the selected waveguide wider" needs the shape itself (the script gets `selection` too)
+        sel = json.dumps(selection[:5], separators=(",", ":"))
+        text += "\nSelected (also in the script's `selection` list): " + (sel[:900] + "..." if len(sel) > 900 else sel)
+    return text
 
 
 def requested_files(prompt: str) -> list[str]:

@@ -83,6 +83,9 @@ class PipeBridge:
     def insert_files(self, paths: list[str]) -> dict:
         return self._call("insert_files", paths=[str(p) for p in paths])
 
+    def undo(self) -> dict:
+        return self._call("undo")
+
 
 # ---------------------------------------------------------------------------------------- ops
 def op_hello(msg, stdin):

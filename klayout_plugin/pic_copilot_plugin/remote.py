@@ -1,0 +1,371 @@
+"""A local endpoint that lets outside tools (the MCP server, the command line) act on the open layout.
+
+Off by default. When the designer switches it on in the panel, KLayout listens on 127.0.0.1 only,
+on a random port, and accepts a request only if it carries this session's random token
+(``secrets.token_urlsafe``, compared in constant time). The port and token are written to a
+discovery file (``<PIC_COPILOT_HOME or ~/.local/share/pic-copilot>/remote.json``, mode 0600) that
+is removed again when the endpoint stops. Scripts run through ``bridge.execute`` on the open
+layout, in one undoable transaction, exactly like the panel's own scripts.
+
+Protocol (HTTP/1.1, one request per connection, JSON bodies; see docs/MCP.md)::
+
+    POST /v1/run_code      {"code": "...", "workdir": "..."?}  -> bridge result
+    POST /v1/insert_files  {"paths": ["/abs/a.gds", ...]}        -> bridge result
+    POST /v1/undo          {}                                    -> {"ok", "message"}: undo the copilot's last change
+    GET  /v1/status                                             -> {"ok", "layout": summary or null, ...}
+    header: Authorization: Bearer <token>
+
+Uses ``pya.QTcpServer`` (event-driven, on KLayout's main thread): Python threads starve inside
+the KLayout GUI, and layout objects must only be touched from the main thread anyway.
+stdlib + pya only.
+"""
+from __future__ import annotations
+
+import atexit
+import hmac
+import json
+import os
+import secrets
+import time
+import traceback
+
+import pya
+
+from . import bridge
+
+PROTOCOL_VERSION = 1
+HOST = "127.0.0.1"
+MAX_HEADER = 16 * 1024
+MAX_BODY = 32 * 1024 * 1024
+DISCOVERY_NAME = "remote.json"
+
+
+def data_home() -> str:
+    """The shared data folder (same rule as the engine's ``pic_copilot.config.data_home``)."""
+    return os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share", "pic-copilot")
+
+
+def discovery_path() -> str:
+    """Where a running endpoint announces its port and token."""
+    return os.path.join(data_home(), DISCOVERY_NAME)
+
+
+_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large", 500: "Internal Server Error"}
+
+
+class _Request:
+    """An HTTP request being read from one socket."""
+
+    def __init__(self):
+        self.buf = b""
+        self.method = self.path = None
+        self.headers: dict[str, str] = {}
+        self.body_start = None
+        self.length = 0
+
+    def feed(self, data: bytes):
+        """Add bytes; returns None while incomplete, else (status or 0, error message)."""
+        self.buf += data
+        if self.body_start is None:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return (413, "request header too large") if len(self.buf) > MAX_HEADER else None
+            head = self.buf[:end].decode("latin-1")
+            self.body_start = end + 4
+            lines = head.split("\r\n")
+            parts = lines[0].split()
+            if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+                return 400, "malformed request line"
+            self.method, self.path = parts[0].upper(), parts[1]
+            for line in lines[1:]:
+                if ":" in line:
+                    k, v = line.split(":", 1)
+                    self.headers[k.strip().lower()] = v.strip()
+            try:
+                self.length = int(self.headers.get("content-length", "0"))
+            except ValueError:
+                return 400, "bad Content-Length"
+            if self.length < 0 or self.length > MAX_BODY:
+                return 413, f"body larger than {MAX_BODY} bytes"
+        if len(self.buf) - self.body_start < self.length:
+            return None
+        return 0, ""
+
+    @property
+    def body(self) -> bytes:
+        return self.buf[self.body_start:self.body_start + self.length]
+
+
+class RemoteEndpoint:
+    """The designer-controlled local endpoint (off until :meth:`start`).
+
+    Args:
+        session_provider: a callable returning the ``bridge.Session`` to act on (e.g.
+            ``bridge.Session.current_gui``), or None when no layout is open.
+
+    Attributes:
+        running: True while listening.
+        port: the TCP port on 127.0.0.1 (None when off).
+        token: this session's secret (None when off); a new one on every start.
+        requests: number of requests answered since start.
+        last_error: the last problem (listen failure), or "".
+        on_change: optional callable(endpoint) called after start/stop (the panel updates its state).
+        on_request: optional callable(action, result_dict) called after each executed request
+            (the panel may show "remote: run_code ok" in its transcript).
+    """
+
+    def __init__(self, session_provider):
+        self.session_provider = session_provider
+        self.running = False
+        self.port = None
+        self.token = None
+        self.requests = 0
+        self.last_error = ""
+        self.on_change = None
+        self.on_request = None
+        self._server = None
+        self._sockets: dict[int, tuple] = {}
+        self._busy = False
+        self._next_id = 0
+
+    # ------------------------------------------------------------------ control
+    def start(self) -> int:
+        """Listen on 127.0.0.1 (random port), write the discovery file; returns the port.
+
+        Raises:
+            RuntimeError: the port could not be opened (message from Qt).
+        """
+        if self.running:
+            return self.port
+        server = pya.QTcpServer()
+        if not server.listen(pya.QHostAddress(HOST), 0):
+            self.last_error = f"cannot listen on {HOST}: {server.errorString()}"
+            raise RuntimeError(self.last_error)
+        addr = server.serverAddress().toString()
+        if addr != HOST:  # never serve on anything but loopback
+            server.close()
+            self.last_error = f"refusing to serve on {addr}"
+            raise RuntimeError(self.last_error)
+        server.newConnection = self._on_new_connection
+        self._server = server
+        self.port = int(server.serverPort())
+        self.token = secrets.token_urlsafe(32)
+        self.requests = 0
+        self.running = True
+        self.last_error = ""
+        try:
+            self._write_discovery()
+        except OSError as e:
+            self.stop()
+            self.last_error = f"cannot write the discovery file {discovery_path()}: {e}"
+            raise RuntimeError(self.last_error) from None
+        if not getattr(self, "_atexit_registered", False):  # KLayout closed without switching it off
+            atexit.register(self._remove_discovery)
+            self._atexit_registered = True
+        self._changed()
+        return self.port
+
+    def stop(self) -> None:
+        """Stop listening, drop open connections and remove the discovery file."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for sock, _req in list(self._sockets.values()):
+            try:
+                sock.abort()
+            except Exception:
+                pass
+        self._sockets.clear()
+        was_running = self.running
+        self._remove_discovery()
+        self.running = False
+        self.port = None
+        self.token = None
+        if was_running:
+            self._changed()
+
+    def status_text(self) -> str:
+        """One line for the panel."""
+        if self.running:
+            return f"on: external agents may act on this layout via {HOST}:{self.port} ({self.requests} requests)"
+        return "off: external agents cannot act on this layout" + (f" ({self.last_error})" if self.last_error else "")
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(self)
+            except Exception:
+                traceback.print_exc()
+
+    # ------------------------------------------------------------------ discovery file
+    def _write_discovery(self) -> None:
+        path = discovery_path()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        info = {"version": PROTOCOL_VERSION, "host": HOST, "port": self.port, "token": self.token,
+                "pid": os.getpid(), "started": time.time()}
+        tmp = f"{path}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, json.dumps(info).encode())
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+
+    def _remove_discovery(self) -> None:
+        """Remove the discovery file if it is ours (another KLayout may have replaced it)."""
+        path = discovery_path()
+        try:
+            with open(path) as f:
+                info = json.load(f)
+        except (OSError, ValueError):
+            return
+        if self.token is not None and hmac.compare_digest(str(info.get("token", "")), self.token):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+    # ------------------------------------------------------------------ connections
+    def _on_new_connection(self) -> None:
+        server = self._server
+        while server is not None and server.hasPendingConnections():
+            sock = server.nextPendingConnection()
+            if sock is None:
+                break
+            peer = sock.peerAddress().toString()
+            if not (peer.startswith("127.") or peer.startswith("::ffff:127.")):  # loopback only
+                sock.abort()
+                continue
+            self._next_id += 1
+            sid = self._next_id
+            self._sockets[sid] = (sock, _Request())
+            sock.readyRead = lambda sid=sid: self._on_ready_read(sid)
+            sock.disconnected = lambda sid=sid: self._forget(sid)
+
+    def _forget(self, sid: int) -> None:
+        entry = self._sockets.pop(sid, None)
+        if entry is not None:
+            entry[0].deleteLater()
+
+    def _on_ready_read(self, sid: int) -> None:
+        entry = self._sockets.get(sid)
+        if entry is None:
+            return
+        sock, req = entry
+        state = req.feed(bytes(sock.readAll()))
+        if state is None:
+            return
+        status, message = state
+        if status:
+            self._respond(sid, status, {"ok": False, "error": message})
+            return
+        try:
+            status, obj = self._handle(req)
+        except Exception as e:  # noqa: BLE001 - never let a request take KLayout down
+            status, obj = 500, {"ok": False, "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
+        self._respond(sid, status, obj)
+
+    def _respond(self, sid: int, status: int, obj: dict) -> None:
+        entry = self._sockets.get(sid)
+        if entry is None:
+            return
+        sock = entry[0]
+        body = json.dumps(obj, default=str).encode("utf-8")
+        head = (f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n")
+        sock.write(head.encode("latin-1") + body)
+        sock.flush()
+        sock.disconnectFromHost()
+
+    # ------------------------------------------------------------------ requests
+    def _authorised(self, req: _Request) -> bool:
+        if not self.running or not self.token:
+            return False
+        auth = req.headers.get("authorization", "")
+        given = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
+
+    def _handle(self, req: _Request) -> tuple[int, dict]:
+        if "origin" in req.headers:  # a web page in a browser: never
+            return 403, {"ok": False, "error": "requests from web pages are refused"}
+        if not self._authorised(req):
+            return 401, {"ok": False, "error": "missing or wrong token (read it from the discovery file)"}
+        path = req.path.split("?", 1)[0]
+        routes = {"/v1/status": ("GET", self._status), "/v1/run_code": ("POST", self._run_code),
+                  "/v1/insert_files": ("POST", self._insert_files), "/v1/undo": ("POST", self._undo)}
+        if path not in routes:
+            return 404, {"ok": False, "error": f"unknown path {path}; use {', '.join(routes)}"}
+        method, fn = routes[path]
+        if req.method != method:
+            return 405, {"ok": False, "error": f"{path} takes {method}"}
+        args = {}
+        if method == "POST":
+            try:
+                args = json.loads(req.body.decode("utf-8") or "{}")
+            except (ValueError, UnicodeDecodeError) as e:
+                return 400, {"ok": False, "error": f"body is not JSON: {e}"}
+            if not isinstance(args, dict):
+                return 400, {"ok": False, "error": "body must be a JSON object"}
+        if self._busy:
+            return 409, {"ok": False, "error": "KLayout is busy with another remote request; try again"}
+        self._busy = True
+        try:
+            return fn(args)
+        finally:
+            self._busy = False
+
+    def _session(self):
+        return self.session_provider() if self.session_provider is not None else None
+
+    def _status(self, _args: dict) -> tuple[int, dict]:
+        session = self._session()
+        version = pya.Application.instance().version() if pya.Application.instance() else ""
+        return 200, {"ok": True, "protocol": PROTOCOL_VERSION, "klayout": version, "pid": os.getpid(),
+                     "layout": bridge.layout_summary(session) if session is not None else None,
+                     "filename": session.filename if session is not None else None,
+                     "undoable": session.undoable if session is not None else None}
+
+    def _no_layout(self) -> tuple[int, dict]:
+        return 409, {"ok": False, "error": "no layout is open in KLayout: open or create one (File > New Layout) first"}
+
+    def _run_code(self, args: dict) -> tuple[int, dict]:
+        code = args.get("code")
+        if not isinstance(code, str):
+            return 400, {"ok": False, "error": "run_code needs {\"code\": \"...\"}"}
+        session = self._session()
+        if session is None:
+            return self._no_layout()
+        workdir = args.get("workdir") if isinstance(args.get("workdir"), str) else None
+        result = bridge.execute(session, code, workdir=workdir, description="pic-copilot (outside tool)")
+        self._done("run_code", result)
+        return 200, result
+
+    def _insert_files(self, args: dict) -> tuple[int, dict]:
+        paths = args.get("paths")
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            return 400, {"ok": False, "error": "insert_files needs {\"paths\": [\"/abs/file.gds\", ...]}"}
+        session = self._session()
+        if session is None:
+            return self._no_layout()
+        result = bridge.insert_layout_files(session, paths, description="pic-copilot insert (outside tool)")
+        self._done("insert_files", result)
+        return 200, result
+
+    def _undo(self, _args: dict) -> tuple[int, dict]:
+        session = self._session()
+        if session is None:
+            return self._no_layout()
+        result = session.undo_copilot_change()
+        self._done("undo", result)
+        return 200, result
+
+    def _done(self, action: str, result: dict) -> None:
+        self.requests += 1
+        self._changed()
+        if self.on_request is not None:
+            try:
+                self.on_request(action, result)
+            except Exception:
+                traceback.print_exc()

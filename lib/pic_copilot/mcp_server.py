@@ -1,0 +1,309 @@
+"""pic-copilot as an MCP server (stdio): the copilot's tools for other agents.
+
+Tools:
+    search_apis(query, db?, k?)        hybrid search over the installed tools' manuals
+    get_api_details(name)              the full documentation entry of one API name
+    run_code(code, mode?, timeout_s?)  run a script in the sandbox, or on the layout open in KLayout
+    generate_script(request, mode?, config?, max_rounds?)   the whole pipeline: a checked script
+
+``mode="interactive"`` reaches a running KLayout through the endpoint the designer switches on in
+the pic-copilot panel (see remote_client.py and docs/MCP.md). Problems a caller can fix (empty
+query, unknown database or API, bad mode, KLayout not reachable, LLM endpoint down) come back
+as tool errors (``isError: true``) with a message that says what to do.
+
+Run with ``pic-copilot serve-mcp``. Only MCP messages go to stdout (the SDK points fd 1 at
+stderr while it serves, so stray prints and child processes cannot corrupt the stream).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from typing import Annotated, Any, Literal
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from pydantic import Field
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+
+from . import __version__
+
+log = logging.getLogger("pic_copilot.mcp")
+
+CONTENT_CHARS = 4000
+DETAIL_CHARS = 20000
+TRACEBACK_CHARS = 3000
+
+INSTRUCTIONS = """\
+pic-copilot writes and checks Python design scripts for photonic layouts (gdsfactory 9, KLayout pya,
+KLayout DRC with pya.Region, SAX circuit simulation), grounded in the APIs installed on this machine.
+
+Typical use:
+- Before writing code yourself, call search_apis with what you want to do (e.g. "route two ports
+  with a bend") and get_api_details for the exact signature: the installed versions differ from
+  what you may remember (gdsfactory 9: gf.gpdk.PDK.activate(), c.write_gds(path), route_single).
+- run_code(mode="sandbox") runs a script in a fresh work folder with gdsfactory/klayout/SAX and
+  reports stdout, the exception and the files it wrote (GDS cells/layers/bbox).
+- run_code(mode="interactive") runs it on the layout open in the designer's KLayout (one undoable
+  step; pya scripts get globals layout, cell, view, dbu, selection), or runs a gdsfactory script in
+  the sandbox and inserts the GDS it wrote. The designer must switch this on in the panel.
+- generate_script(request) runs the whole copilot (planner, retrieval, generators, evaluator with
+  execution feedback) and returns a checked script. It calls an LLM and can take minutes.
+"""
+
+
+def _tool_error(prefix: str, e: BaseException) -> ToolError:
+    return ToolError(f"{prefix}: {e}" if prefix else str(e))
+
+
+def _clip(text: str | None, n: int) -> str:
+    text = text or ""
+    return text if len(text) <= n else text[:n] + f"\n... [{len(text) - n} more characters]"
+
+
+def _report(rep: dict | None) -> dict:
+    """An execution report for a caller: the evaluator's summary plus the traceback tail."""
+    from .agents.evaluator import execution_summary
+
+    out = execution_summary(rep)
+    exc = (rep or {}).get("exception") or {}
+    if exc.get("traceback"):
+        tb = exc["traceback"]
+        out["traceback"] = tb[-TRACEBACK_CHARS:]
+    if rep and rep.get("note"):
+        out["note"] = rep["note"]
+    if rep and rep.get("workdir"):
+        out["workdir"] = rep["workdir"]
+    return out
+
+
+def _remote_bridge():
+    from .remote_client import RemoteBridge, RemoteError
+
+    try:
+        return RemoteBridge()
+    except RemoteError as e:
+        raise ToolError(f"interactive mode needs the designer's KLayout: {e}. Or use mode=\"sandbox\".") from None
+
+
+# ---------------------------------------------------------------------------------------------- tools
+def search_apis(
+    query: Annotated[str, Field(description="What you want to do or find, in plain words or an API name, "
+                                            "e.g. 'connect two ports with a waveguide route' or 'Region sized'.")],
+    db: Annotated[str | None, Field(description="Database name(s), comma separated: gdsfactory, pya (KLayout "
+                                                "application API), klayout_db (pip klayout.db), sax. Default: all.")] = None,
+    k: Annotated[int, Field(description="Number of results (1-20).", ge=1, le=20)] = 5,
+) -> dict[str, Any]:
+    """Search the manuals of the tools installed on this machine (gdsfactory, KLayout pya, klayout.db, SAX).
+
+    Hybrid retrieval (dense + BM25) over one entry per function/class/method with its real
+    signature and docstring, matching the installed versions. Returns the top-k entries: id (the API
+    name to pass to get_api_details), db, kind, score, summary and the documentation text.
+    """
+    from .retrieval import RetrievalError
+    from .retrieval import search_apis as _search
+
+    try:
+        res = _search(query, db=db, k=k)
+    except RetrievalError as e:
+        raise _tool_error("", e) from None
+    results = []
+    for r in res:
+        md = r.get("metadata") or {}
+        item = {"id": r["id"], "db": r["db"], "kind": r["kind"], "score": r["score"], "summary": r["summary"],
+                "content": _clip(r["content"], CONTENT_CHARS)}
+        if md.get("signature"):
+            item["signature"] = md["signature"]
+        results.append(item)
+    return {"query": query.strip(), "db": db or "all", "results": results}
+
+
+def get_api_details(
+    name: Annotated[str, Field(description="An API name as returned by search_apis, or a usual spelling: "
+                                           "'gdsfactory.components.mmi1x2', 'gf.routing.route_single', "
+                                           "'pya.Region.sized', 'kdb.Layout'.")],
+) -> dict[str, Any]:
+    """The full documentation entry of one API name: signature, parameters, docstring, members.
+
+    Aliases and the usual prefixes (gf., kdb., pya.) are understood. An unknown name is an error
+    that lists the closest known names.
+    """
+    from .retrieval import RetrievalError
+    from .retrieval import get_api_details as _details
+
+    try:
+        d = _details(name)
+    except RetrievalError as e:
+        raise _tool_error("", e) from None
+    d = dict(d)
+    d["content"] = _clip(d.get("content"), DETAIL_CHARS)
+    if isinstance(d.get("members"), list) and len(d["members"]) > 300:
+        d["members"] = d["members"][:300] + [f"... {len(d['members']) - 300} more"]
+    return d
+
+
+def run_code(
+    code: Annotated[str, Field(description="A complete Python script.")],
+    mode: Annotated[Literal["sandbox", "interactive"], Field(
+        description="'sandbox': the engine's Python (gdsfactory 9.45, pip klayout, SAX) in a fresh work folder. "
+                    "'interactive': the layout open in the designer's KLayout (pya only, one undoable step; "
+                    "gdsfactory scripts run in the sandbox and the GDS they write is inserted).")] = "sandbox",
+    timeout_s: Annotated[float, Field(description="Wall-time limit in seconds (sandbox).", gt=0, le=1800)] = 120,
+) -> dict[str, Any]:
+    """Run a Python design script and report what happened.
+
+    Returns ok, where it ran, stdout/stderr (tails), the exception with its traceback, files the
+    script wrote (GDS/OAS: cells, layers, ports, bbox) and, in KLayout, the layout changes. A script
+    that fails is reported with ok=false (not as a tool error); a failed script leaves the open
+    layout exactly as it was.
+    """
+    from .execution import execute
+
+    if not isinstance(code, str) or not code.strip():
+        raise ToolError("empty code: pass the whole script to run")
+    if mode not in ("sandbox", "interactive"):
+        raise ToolError(f"unknown mode {mode!r}: use 'sandbox' or 'interactive'")
+    bridge = _remote_bridge() if mode == "interactive" else None
+    try:
+        rep = execute(code, mode, bridge, timeout_s=timeout_s)
+    except Exception as e:
+        from .remote_client import RemoteError
+
+        if isinstance(e, RemoteError):
+            raise ToolError(f"KLayout: {e}") from None
+        log.exception("run_code failed")
+        raise ToolError(f"internal error while running the script: {type(e).__name__}: {e}") from None
+    finally:
+        if bridge is not None:
+            bridge.close()
+    return _report(rep)
+
+
+class _McpIO:
+    """PipelineIO that forwards progress to the MCP client (from the pipeline's worker thread)."""
+
+    def __init__(self, bridge, send):
+        self.bridge = bridge
+        self.cancel = threading.Event()
+        self._send = send
+        self.steps = 0
+        self.scripts = 0
+
+    def progress(self, stage: str, message: str, data: dict | None = None) -> None:
+        self.steps += 1
+        self._send(self.steps, f"[{stage}] {message}")
+
+    def token(self, agent: str, text: str | None) -> None:
+        pass
+
+    def script(self, code: str, round_: int) -> None:
+        self.scripts += 1
+
+
+async def generate_script(
+    request: Annotated[str, Field(description="The design request in plain language, e.g. 'an MMI 1x2 with "
+                                              "5 um long taper, write it to mmi.gds'.")],
+    ctx: Context,
+    mode: Annotated[Literal["sandbox", "interactive"], Field(
+        description="'sandbox' (default): the script is checked in the engine's sandbox. 'interactive': it acts "
+                    "on the layout open in the designer's KLayout (switched on in the panel).")] = "sandbox",
+    config: Annotated[Literal["full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent",
+                              "no-exec-feedback"], Field(
+        description="Pipeline configuration: 'full' (planner, retrieval, generators, evaluator loop) or a "
+                    "cheaper baseline such as 'zero-shot' (one LLM call).")] = "full",
+    max_rounds: Annotated[int | None, Field(description="Evaluator feedback rounds (default from settings).",
+                                            ge=0, le=10)] = None,
+) -> dict[str, Any]:
+    """Turn a design request into a checked Python script (the whole pic-copilot pipeline).
+
+    Plans the work, retrieves the installed APIs, writes the script, runs it (sandbox or the open
+    layout) and revises it with the execution evidence. Calls an LLM (the configured endpoint or
+    the embedded local model) and can take minutes; progress is reported as MCP progress
+    notifications and log messages. Returns ok, the final script, a message, rounds, the last
+    execution report, LLM usage and the run record's path.
+    """
+    from .agents import run_request
+    from .agents.evaluator import execution_summary
+    from .config import load_settings
+    from .llm import LLMError
+    from .llm.local_server import LocalServerError
+    from .pipeline_io import Request
+
+    if not isinstance(request, str) or not request.strip():
+        raise ToolError("empty request: describe what the script should do")
+    if mode not in ("sandbox", "interactive"):
+        raise ToolError(f"unknown mode {mode!r}: use 'sandbox' or 'interactive'")
+    bridge = None
+    layout_context = None
+    if mode == "interactive":
+        from .remote_client import RemoteError
+
+        bridge = _remote_bridge()
+        try:
+            layout_context = (await anyio.to_thread.run_sync(bridge.status)).get("layout")
+        except RemoteError as e:
+            bridge.close()
+            raise ToolError(f"interactive mode needs the designer's KLayout: {e}") from None
+
+    def send(step: int, message: str) -> None:
+        async def _notify():
+            await ctx.report_progress(step, None, message)
+            await ctx.info(message)
+
+        try:
+            anyio.from_thread.run(_notify)
+        except Exception:  # the call was cancelled or the client went away: keep working quietly
+            pass
+
+    io = _McpIO(bridge, send)
+    req = Request(id="mcp-" + uuid.uuid4().hex[:10], prompt=request.strip(), mode=mode, config=config,
+                  max_rounds=max_rounds, layout_context=layout_context)
+    try:
+        out = await anyio.to_thread.run_sync(lambda: run_request(req, io, load_settings()), abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        io.cancel.set()
+        raise
+    except LLMError as e:
+        raise ToolError(f"the LLM endpoint failed ({e.kind}): {e}") from None
+    except LocalServerError as e:
+        raise ToolError(f"the embedded LLM cannot start: {e}") from None
+    except ValueError as e:
+        raise ToolError(str(e)) from None
+    except Exception as e:  # noqa: BLE001 - a bug, but the calling agent deserves to know what happened
+        log.exception("generate_script failed")
+        raise ToolError(f"internal error in the pipeline: {type(e).__name__}: {e} (traceback in the server's "
+                        f"stderr log)") from None
+    finally:
+        if bridge is not None:
+            bridge.close()
+    return {"ok": out.ok, "script": out.script, "message": out.message, "rounds": out.rounds,
+            "execution": execution_summary(out.execution), "usage": out.usage, "record": out.record_path,
+            "mode": mode, "config": config}
+
+
+def build_server(log_level: str = "WARNING") -> MCPServer:
+    """The MCP server with the four tools."""
+    server = MCPServer("pic-copilot", title="pic-copilot", version=__version__, instructions=INSTRUCTIONS,
+                       log_level=log_level)
+    ro = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    server.add_tool(search_apis, title="Search the installed tools' APIs", annotations=ro)
+    server.add_tool(get_api_details, title="Details of one API", annotations=ro)
+    server.add_tool(run_code, title="Run a design script", annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
+    server.add_tool(generate_script, title="Generate a checked design script",
+                    annotations=ToolAnnotations(destructive_hint=False, open_world_hint=True))
+    return server
+
+
+def main(log_level: str = "WARNING") -> int:
+    """Serve MCP over stdio until the client closes stdin."""
+    logging.basicConfig(level=getattr(logging, log_level, logging.WARNING), format="%(levelname)s %(name)s: %(message)s")
+    build_server(log_level).run("stdio")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
