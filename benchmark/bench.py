@@ -69,7 +69,8 @@ from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only module
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
 from pic_copilot_plugin import bridge  # noqa: E402
 
-LLM_CONFIGS = ("zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
+LLM_CONFIGS = ("zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback",
+               "no-exploration")
 ALL_CONFIGS = LLM_CONFIGS + ("oracle",)
 
 

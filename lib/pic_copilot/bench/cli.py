@@ -14,7 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-CONFIGS = ("oracle", "zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
+CONFIGS = ("oracle", "zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback",
+           "no-exploration")
 
 
 def _root() -> Path:
