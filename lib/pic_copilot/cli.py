@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from . import __version__
 
@@ -118,81 +117,6 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     return serve(log_level=args.log_level)
 
 
-# ---------------------------------------------------------------- ask/run on a running KLayout
-def _running_klayout(args: argparse.Namespace):
-    """A RemoteBridge when interactive mode should use the designer's KLayout, else None.
-
-    Without --layout/--batch, interactive mode prefers the KLayout whose panel allows outside
-    tools; if there is none it says so and the caller falls back to klayout -b on a temporary layout.
-    """
-    if getattr(args, "mode", None) != "interactive" or getattr(args, "layout", None) or getattr(args, "batch", False):
-        return None
-    from .remote_client import RemoteBridge, RemoteError
-
-    try:
-        b = RemoteBridge()
-    except RemoteError as e:
-        print(f"note: {e}\nnote: running on a temporary layout in klayout -b instead "
-              f"(--layout FILE keeps it; --batch skips this check)", file=sys.stderr)
-        return None
-    print(f"using the layout open in KLayout (pid {b.info.pid}, {b.info.host}:{b.info.port})", file=sys.stderr)
-    return b
-
-
-def _run_wrapper(original):
-    def handler(args: argparse.Namespace) -> int:
-        remote = _running_klayout(args)
-        if remote is None:
-            return original(args)
-        from .agents.cli import _exec_summary_lines
-        from .agents.evaluator import execution_summary
-        from .execution import execute
-        from .remote_client import RemoteError
-
-        try:
-            code = Path(args.file).read_text()
-        except OSError as e:
-            _err(f"cannot read {args.file}: {e}")
-            return 2
-        try:
-            rep = execute(code, "interactive", remote, timeout_s=args.timeout)
-        except RemoteError as e:
-            _err(str(e))
-            return 2
-        finally:
-            remote.close()
-        if args.json:
-            print(json.dumps(execution_summary(rep), indent=1, default=str))
-        else:
-            for line in _exec_summary_lines(rep):
-                print(line)
-            exc = rep.get("exception") or {}
-            if exc.get("traceback"):
-                print(exc["traceback"].rstrip(), file=sys.stderr)
-        return 0 if rep.get("ok") else 1
-
-    return handler
-
-
-def _ask_wrapper(original):
-    def handler(args: argparse.Namespace) -> int:
-        remote = _running_klayout(args)
-        if remote is None:
-            return original(args)
-        # agents/cli.py builds its bridge with KlayoutBatchBridge(layout_file=...); hand it ours instead.
-        from . import klayout_batch
-
-        saved = klayout_batch.KlayoutBatchBridge
-        klayout_batch.KlayoutBatchBridge = lambda layout_file=None, **_kw: remote
-        try:
-            return original(args)
-        finally:
-            klayout_batch.KlayoutBatchBridge = saved
-            remote.close()
-
-    return handler
-
-
 # -------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
@@ -215,15 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     run_p.description = ("Run a script and print a result summary. --mode sandbox (default): the engine's Python in "
                          "a fresh work folder. --mode interactive: the layout open in KLayout (when its panel allows "
                          "external agents), else klayout -b on --layout FILE or a temporary layout.")
-    run_p.add_argument("--batch", action="store_true",
-                       help="interactive mode: use klayout -b even when a running KLayout allows external agents")
-    run_p.set_defaults(func=_run_wrapper(run_p.get_default("func")))
+
     ask_p = sub.choices["ask"]
     ask_p.description = ("Turn a design request into a checked script: plan, retrieve the installed APIs, generate, "
                          "run and revise. The script goes to stdout (or --out), progress to stderr.")
-    ask_p.add_argument("--batch", action="store_true",
-                       help="interactive mode: use klayout -b even when a running KLayout allows external agents")
-    ask_p.set_defaults(func=_ask_wrapper(ask_p.get_default("func")))
+
 
     p = sub.add_parser("llm", help="start, stop or check the embedded local LLM server", formatter_class=_fmt(),
                        description="The embedded model (Qwen2.5-Coder 1.5B on llama.cpp, 127.0.0.1 only). The engine "

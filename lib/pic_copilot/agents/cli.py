@@ -61,6 +61,29 @@ def _exec_summary_lines(rep: dict | None) -> list[str]:
     return lines
 
 
+def interactive_bridge(args):
+    """The bridge for interactive mode: the layout open in a running KLayout whose panel allows outside
+    tools, else ``klayout -b`` on --layout FILE (or a temporary layout). --layout/--batch skip the search.
+
+    Raises RuntimeError (KLayout not installed) or remote_client.RemoteError (it went away).
+    """
+    from ..klayout_batch import KlayoutBatchBridge
+
+    if not (args.layout or args.batch):
+        from ..remote_client import RemoteBridge, RemoteError
+
+        try:
+            remote = RemoteBridge()
+        except RemoteError as e:
+            print(f"note: {e}\nnote: running on a temporary layout in klayout -b instead "
+                  f"(--layout FILE keeps it; --batch skips this check)", file=sys.stderr)
+        else:
+            print(f"using the layout open in KLayout (pid {remote.info.pid}, {remote.info.host}:{remote.info.port})",
+                  file=sys.stderr)
+            return remote
+    return KlayoutBatchBridge(layout_file=args.layout)
+
+
 def cmd_ask(args) -> int:
     from ..config import load_settings
     from ..llm import LLMError
@@ -69,13 +92,13 @@ def cmd_ask(args) -> int:
 
     settings = load_settings()
     mode = args.mode or settings.mode
+    from ..remote_client import RemoteError
+
     bridge = None
     if mode == "interactive":
-        from ..klayout_batch import KlayoutBatchBridge
-
         try:
-            bridge = KlayoutBatchBridge(layout_file=args.layout)
-        except RuntimeError as e:
+            bridge = interactive_bridge(args)
+        except (RuntimeError, RemoteError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
     io = ConsoleIO(bridge=bridge, quiet=args.quiet or args.json, stream=not args.no_stream)
@@ -113,7 +136,7 @@ def cmd_ask(args) -> int:
         u = out.usage
         print(f"# LLM: {u.get('calls')} calls, {u.get('prompt_tokens')}+{u.get('completion_tokens')} tokens, "
               f"{u.get('llm_time_s')} s; record: {out.record_path}", file=sys.stderr)
-    if bridge is not None and args.layout is None:
+    if bridge is not None:
         bridge.close()
     return 0 if out.ok else 1
 
@@ -127,12 +150,19 @@ def cmd_run(args) -> int:
     except OSError as e:
         print(f"error: cannot read {path}: {e}", file=sys.stderr)
         return 2
-    bridge = None
-    if args.mode == "interactive":
-        from ..klayout_batch import KlayoutBatchBridge
+    from ..remote_client import RemoteError
 
-        bridge = KlayoutBatchBridge(layout_file=args.layout)
-    rep = execute(code, args.mode, bridge, timeout_s=args.timeout)
+    bridge = None
+    try:
+        if args.mode == "interactive":
+            bridge = interactive_bridge(args)
+        rep = execute(code, args.mode, bridge, timeout_s=args.timeout)
+    except (RuntimeError, RemoteError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        if bridge is not None:
+            bridge.close()
     if args.json:
         from .evaluator import execution_summary
 
@@ -159,6 +189,8 @@ def register(subparsers) -> None:
     a.add_argument("--max-rounds", type=int, default=None, help="evaluator rounds (default from settings)")
     a.add_argument("--config", choices=list(CONFIGS), default="full", help="pipeline configuration")
     a.add_argument("--layout", help="interactive mode without a GUI: the GDS file the script works on")
+    a.add_argument("--batch", action="store_true",
+                   help="interactive mode: use klayout -b even when a running KLayout allows external agents")
     a.add_argument("--id", help="request id (to continue with feedback in the same process)")
     a.add_argument("--quiet", action="store_true", help="no progress output")
     a.add_argument("--no-stream", action="store_true", help="do not echo streamed LLM text")
@@ -168,6 +200,8 @@ def register(subparsers) -> None:
     r.add_argument("file")
     r.add_argument("--mode", choices=["sandbox", "interactive"], default="sandbox")
     r.add_argument("--layout", help="interactive mode: the GDS file the script works on (klayout -b)")
+    r.add_argument("--batch", action="store_true",
+                   help="interactive mode: use klayout -b even when a running KLayout allows external agents")
     r.add_argument("--timeout", type=float, default=120)
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_run)

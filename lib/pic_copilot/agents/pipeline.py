@@ -130,17 +130,8 @@ class _Run:
             self.rec.add_time(stage, time.monotonic() - t0)
 
     def usage(self) -> dict:
-        calls = self.client.usage.calls[self.usage_start:]
-        per: dict[str, dict] = {}
-        for c in calls:
-            a = per.setdefault(c.agent, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "llm_time_s": 0.0})
-            a["calls"] += 1
-            a["prompt_tokens"] += c.prompt_tokens
-            a["completion_tokens"] += c.completion_tokens
-            a["llm_time_s"] = round(a["llm_time_s"] + c.latency_s, 3)
-        return {"calls": len(calls), "prompt_tokens": sum(c.prompt_tokens for c in calls),
-                "completion_tokens": sum(c.completion_tokens for c in calls),
-                "llm_time_s": round(sum(c.latency_s for c in calls), 3), "per_agent": per}
+        """This request's share of the (possibly shared) client's calls."""
+        return self.client.usage.totals(since=self.usage_start)
 
     # ------------------------------------------------------------------ steps
     def make_plan(self, sess: Session, extra: str = "") -> dict:

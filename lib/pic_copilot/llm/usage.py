@@ -36,16 +36,17 @@ class UsageRecorder:
         with self._lock:
             return list(self._calls)
 
-    def totals(self) -> dict:
-        """Calls, tokens and LLM time in total and per agent."""
-        calls = self.calls
+    def totals(self, since: int = 0) -> dict:
+        """Calls, tokens and LLM time in total and per agent (of the calls from index ``since`` on,
+        so a client shared by several requests can report one request's share)."""
+        calls = self.calls[since:]
         per: dict[str, dict] = {}
         for c in calls:
             a = per.setdefault(c.agent, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "llm_time_s": 0.0})
             a["calls"] += 1
             a["prompt_tokens"] += c.prompt_tokens
             a["completion_tokens"] += c.completion_tokens
-            a["llm_time_s"] += c.latency_s
+            a["llm_time_s"] = round(a["llm_time_s"] + c.latency_s, 3)
         return {
             "calls": len(calls),
             "prompt_tokens": sum(c.prompt_tokens for c in calls),
