@@ -185,17 +185,26 @@ def _mount(src, target, fstype, flags, data=None) -> None:
         raise _err(f"mount {target}")
 
 
-def setup_job_mounts(job_dir: str, *, tmp_mb: int = 256, shm_mb: int = 64) -> list[str]:
+def setup_job_mounts(job_dir: str, *, tmp_mb: int = 256, shm_mb: int = 64, keep: tuple[str, ...] = ()) -> list[str]:
     """In the job's own mount namespace (after ``unshare_job_namespaces(mount=True)``):
     private size-limited tmpfs on /tmp and /dev/shm, and a tmpfs over the jobs root that
     contains only this job's directory (bind-mounted back), so a job cannot see, read or
-    write its siblings. Returns the list of mounts made."""
+    write its siblings. Folders in ``keep`` that lie under /tmp (the engine's venv and code
+    in a checkout under /tmp) are bound back (read-only, as in the outer sandbox). Returns the list of mounts made."""
     jfd = os.open(job_dir, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    kept = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC))
+            for p in sorted(set(keep)) if p.startswith("/tmp/") and os.path.isdir(p)]
     done = []
     try:
         _mount(None, "/", None, MS_REC | MS_PRIVATE)
         _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,mode=1777")
         done.append("/tmp")
+        for path, fd in kept:
+            os.makedirs(path, exist_ok=True)
+            # the copy keeps the outer sandbox's read-only flag (a remount is refused in a user namespace);
+            # Landlock also allows no writes there
+            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            done.append(path)
         if os.path.isdir("/dev/shm"):
             _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                    f"size={shm_mb}m,mode=1777")
@@ -209,6 +218,8 @@ def setup_job_mounts(job_dir: str, *, tmp_mb: int = 256, shm_mb: int = 64) -> li
         done.append(jobs_root)
     finally:
         os.close(jfd)
+        for _, fd in kept:
+            os.close(fd)
     return done
 
 

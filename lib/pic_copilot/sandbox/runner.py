@@ -24,6 +24,8 @@ from .summary import snapshot
 MAX_STREAM_CHARS = 20_000
 KEEP_JOBS = 200
 LIB_DIR = str(Path(__file__).resolve().parents[2])
+# replaced by an empty tmpfs in every worker (host sockets in /run, other users' files in /tmp)
+ALWAYS_TMPFS = ("/tmp", "/run", "/var/tmp")
 
 _SIGNAL_NAMES = {int(s): s.name for s in signal.Signals}
 
@@ -317,7 +319,10 @@ class Sandbox:
             needed.update(os.path.realpath(x) for x in out if x)
         except Exception:
             pass
-        rebind = sorted(p for p in needed if any(p == h or p.startswith(h + "/") for h in hide))
+        # needed folders under anything the sandbox replaces with an empty tmpfs (a checkout or venv
+        # under /tmp, as CI may use) are mounted back read-only
+        covered = [*hide, *ALWAYS_TMPFS]
+        rebind = sorted(p for p in needed if any(p == h or p.startswith(h + "/") for h in covered))
         return hide, rebind
 
     def _remove_stale_cgroups(self) -> None:
@@ -365,7 +370,7 @@ class Sandbox:
         ids = ["--uid", "1000", "--gid", "1000"] if os.getuid() == 0 else []
         cmd = [self._bwrap["path"], *BWRAP_NS_FLAGS, *ids, "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-               "--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/var/tmp"]
+               *(a for d in ALWAYS_TMPFS for a in ("--tmpfs", d))]
         for h in hide:
             cmd += ["--tmpfs", h]
         for p in rebind:

@@ -46,6 +46,10 @@ _PROBE: dict = {}
 
 # ------------------------------------------------------------------------------------------
 # start-up
+# the engine's interpreter, venv and code: kept readable in a job even when they lie under /tmp
+ENGINE_DIRS = tuple({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
+                                                    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))})
+
 def _setup_fds() -> None:
     global _PROTO_IN, _PROTO_OUT
     pin, pout = os.dup(0), os.dup(1)
@@ -186,7 +190,7 @@ def _child_A(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
             _pipe_msg(w_fd, {"kind": "warn", "what": "userns", "error": str(e)})
         if "mnt" in ns:
             try:
-                mounts = _confine.setup_job_mounts(req["job_dir"])
+                mounts = _confine.setup_job_mounts(req["job_dir"], keep=ENGINE_DIRS)
             except OSError as e:
                 _pipe_msg(w_fd, {"kind": "warn", "what": "mounts", "error": str(e)})
         req = dict(req, _private_tmp=("/tmp" in mounts))
