@@ -35,3 +35,18 @@ def test_interactive_plan_drops_a_step_that_only_places_an_earlier_file():
     assert len(normalise(raw, "make an mmi", "sandbox")["subtasks"]) == 2
     keep = {"subtasks": [raw["subtasks"][0], {"domain": "drc", "task": "Check mmi1x2.gds for widths below 0.2 um"}]}
     assert len(normalise(keep, "make and check", "interactive")["subtasks"]) == 2
+
+
+def test_missing_output_instructions_say_how_to_write_it():
+    d = missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "mmi.gds"}]}, ["mmi.gds", "drc.json"])
+    assert "drc.json" in d["instructions"] and "json.dump" in d["instructions"]
+
+
+def test_a_named_file_joins_the_outputs_of_the_step_that_mentions_it():
+    from pic_copilot.agents.planner import normalise
+
+    plan = normalise({"subtasks": [
+        {"domain": "layout", "task": "write the MMI to mmi.gds", "outputs": ["mmi.gds"]},
+        {"domain": "drc", "task": "count width violations and write the number to drc.json"}]},
+        "make mmi.gds, then write the violation count to drc.json")
+    assert plan["subtasks"][1]["outputs"] == ["drc.json"] and plan["subtasks"][0]["outputs"] == ["mmi.gds"]

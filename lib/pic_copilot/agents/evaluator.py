@@ -26,6 +26,15 @@ IMPORT_HINTS = {"gf": "import gdsfactory as gf", "np": "import numpy as np", "py
                 "plt": "import matplotlib.pyplot as plt", "csv": "import csv", "json": "import json",
                 "math": "import math", "os": "import os"}
 OUT_CHARS = 600
+# how to write a missing output, for the revision instructions (small models forget the format)
+WRITE_HINTS = {
+    ".json": "import json; json.dump({{...the numbers...}}, open(\"{name}\", \"w\"))",
+    ".csv": "import csv; csv.writer(open(\"{name}\", \"w\", newline=\"\")).writerows(rows)",
+    ".gds": "c.write_gds(\"{name}\", with_metadata=False)",
+    ".oas": "layout.write(\"{name}\")",
+    ".png": "matplotlib: plt.savefig(\"{name}\")",
+    ".lyrdb": "rdb = pya.ReportDatabase(\"checks\"); ...; rdb.save(\"{name}\")",
+}
 
 
 def new_agent() -> Agent:
@@ -126,9 +135,13 @@ def missing_outputs(rep: dict, wanted: list[str]) -> dict | None:
     missing = [w for w in wanted if PurePath(w).name not in written]
     if not missing:
         return None
+    hints = [WRITE_HINTS[PurePath(m).suffix.lower()].format(name=m) for m in missing
+             if PurePath(m).suffix.lower() in WRITE_HINTS]
     return decision("revise", "programmer",
                     f"The script ran but did not write {', '.join(missing)}; the designer asked for exactly "
-                    f"{'this file' if len(missing) == 1 else 'these files'}. Files written: {', '.join(sorted(written)) or 'none'}.",
+                    f"{'this file' if len(missing) == 1 else 'these files'}. Files written: {', '.join(sorted(written)) or 'none'}."
+                    " Keep the parts that work and add the missing output at the end"
+                    + (": " + "; ".join(hints) if hints else "") + ".",
                     "outputs")
 
 

@@ -79,6 +79,13 @@ def normalise(plan: dict, prompt: str, mode: str = "sandbox") -> dict:
         subtasks = [{"domain": "layout", "task": prompt, "outputs": []}]
     for s in subtasks:
         s.setdefault("outputs", [])
+    # a file the designer named belongs to the step whose text mentions it (small models often
+    # write "print the count to drc.json" and leave outputs empty, and then the programmer forgets it)
+    for name in requested_files(prompt):
+        if not any(name in st["outputs"] for st in subtasks):
+            owner = next((st for st in reversed(subtasks) if name in st.get("task", "")), None)
+            if owner is not None:
+                owner["outputs"].append(name)
     return {"thoughts": plan.get("thoughts", ""), "composite": len(subtasks) > 1, "subtasks": subtasks,
             "requested_files": requested_files(prompt)}
 
