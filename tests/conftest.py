@@ -46,7 +46,7 @@ def _stop_llm_server_started_by_tests():
     """Tests may start the embedded LLM server on demand; stop it at the end if they did."""
     from pic_copilot.llm import local_server
 
-    running_before = local_server.status() is not None
+    running_before = local_server.is_running()
     yield
-    if not running_before and local_server.status() is not None:
+    if not running_before and local_server.is_running():
         local_server.stop()

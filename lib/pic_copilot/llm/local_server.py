@@ -108,6 +108,11 @@ def _recorded() -> dict | None:
     return None
 
 
+def is_running() -> bool:
+    """True if our server process is alive (it may be too busy to answer a health check)."""
+    return _recorded() is not None
+
+
 def status(timeout: float = 2.0) -> ServerInfo | None:
     """The running, answering embedded server, or None.
 
