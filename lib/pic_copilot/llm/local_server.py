@@ -210,11 +210,15 @@ def stop() -> bool:
         if not _pid_alive(pid):
             break
         time.sleep(0.1)
-    else:
+    else:  # uvicorn waits for requests in flight on SIGTERM: do not wait for other clients' answers
         try:
             os.killpg(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        _reap(pid)
+        for _ in range(30):  # SIGKILL is delivered asynchronously
+            _reap(pid)
+            if not _pid_alive(pid):
+                break
+            time.sleep(0.1)
     _state_file().unlink(missing_ok=True)
     return True
