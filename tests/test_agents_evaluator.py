@@ -50,3 +50,14 @@ def test_a_named_file_joins_the_outputs_of_the_step_that_mentions_it():
         {"domain": "drc", "task": "count width violations and write the number to drc.json"}]},
         "make mmi.gds, then write the violation count to drc.json")
     assert plan["subtasks"][1]["outputs"] == ["drc.json"] and plan["subtasks"][0]["outputs"] == ["mmi.gds"]
+
+
+def test_static_api_error_names_the_offending_line():
+    from pic_copilot.agents.evaluator import from_static
+
+    script = "import pya\nly = pya.Layout()\nly.save_layout_options(x=1)\n"
+    f = [{"kind": "api", "severity": "error", "line": 3, "name": "pya.Layout.save_layout_options",
+          "message": "line 3: pya.Layout has no attribute 'save_layout_options'", "suggestions": ["pya.Layout.write"]}]
+    d = from_static(f, script)
+    assert d["target"] == "query_generator"
+    assert "Line 3 `ly.save_layout_options(x=1)`" in d["instructions"] and "delete the line" in d["instructions"]

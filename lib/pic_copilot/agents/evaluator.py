@@ -87,7 +87,7 @@ def decision(kind: str, target: str, instructions: str, source: str, **extra) ->
     return {"decision": kind, "target": target, "instructions": instructions, "source": source, **extra}
 
 
-def from_static(findings: list[dict]) -> dict | None:
+def from_static(findings: list[dict], script: str = "") -> dict | None:
     """Revise without running when a static error was found (syntax, undefined name, unknown API, failed check)."""
     errors = [f for f in findings if f["severity"] == "error"]
     if not errors:
@@ -95,6 +95,12 @@ def from_static(findings: list[dict]) -> dict | None:
     api = [f for f in errors if f["kind"] == "api"]
     lines = "\n".join(f"- {f['message']}" for f in errors[:8])
     text = f"The script was not run: static checks found these errors:\n{lines}"
+    # name the offending source lines: small models otherwise keep an invented call round after round
+    src = script.splitlines()
+    bad = sorted({f["line"] for f in api if isinstance(f.get("line"), int) and 0 < f["line"] <= len(src)})
+    for n in bad[:4]:
+        text += (f"\nLine {n} `{src[n - 1].strip()}` uses an API that does not exist in the installed version: "
+                 "replace it with one from the suggestions, or delete the line if the script does not need it.")
     fixes = []
     for f in errors:
         m = re.search(r"undefined name '(\w+)'", f["message"])

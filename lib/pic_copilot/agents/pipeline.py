@@ -291,7 +291,7 @@ class _Run:
             entry = {"round": rnd, "script": script}
             findings, review = self.static(script)
             entry["findings"] = findings
-            dec = evaluator.from_static(findings)
+            dec = evaluator.from_static(findings, script)
             rep = None
             if dec is None and self.cfg == "no-exec-feedback":
                 dec = evaluator.decision("accept", "", "", "static")
