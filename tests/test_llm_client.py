@@ -175,3 +175,25 @@ def test_server_without_json_schema_support_falls_back_to_json_object():
         assert json.loads(r.text) == {"a": 2}
         assert srv.requests[0]["response_format"]["type"] == "json_schema"
         assert srv.requests[1]["response_format"] == {"type": "json_object", "schema": schema}
+
+
+def test_managed_endpoint_that_went_away_is_restarted_once():
+    """The embedded server was stopped while the engine lived: the client asks for a new one."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    with ScriptedLLM([{"content": "back again"}]) as srv:
+        calls = []
+
+        def reconnect():
+            calls.append(1)
+            return srv.base_url
+
+        c = LLMClient(Settings(provider="local", base_url=f"http://127.0.0.1:{dead}/v1", max_retries=0,
+                               connect_timeout_s=1), reconnect=reconnect)
+        assert c.chat(MSG).text == "back again" and calls == [1]
+        assert c.settings.base_url == srv.base_url
+    c2 = LLMClient(Settings(provider="local", base_url=f"http://127.0.0.1:{dead}/v1", max_retries=0),
+                   reconnect=lambda: f"http://127.0.0.1:{dead}/v1")
+    with pytest.raises(LLMConnectionError):   # a restart that does not help ends in the clear error
+        c2.chat(MSG)

@@ -29,6 +29,13 @@ def resolve_endpoint(settings: Settings) -> Settings:
 
 
 def make_client(settings: Settings | None = None, usage: UsageRecorder | None = None) -> LLMClient:
-    """A client for the configured endpoint; with nothing configured, the embedded local model."""
+    """A client for the configured endpoint; with nothing configured, the embedded local model
+    (started on demand, and started again if it is stopped while the client lives)."""
     s = resolve_endpoint(settings or load_settings())
-    return LLMClient(s, usage=usage)
+    return LLMClient(s, usage=usage, reconnect=_restart_local_server if s.provider == "local" else None)
+
+
+def _restart_local_server() -> str:
+    from . import local_server
+
+    return local_server.start().base_url

@@ -12,7 +12,7 @@ import json
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
 import httpx
@@ -88,10 +88,12 @@ class LLMClient:
         settings: endpoint, key, model and limits.
         usage: where calls, tokens and latency are recorded (a fresh recorder if None).
         transport: optional httpx transport (tests).
+        reconnect: for an endpoint the engine manages (the embedded server): returns a fresh base URL,
+            restarting the server, when the old one refuses connections; tried once per call.
     """
 
     def __init__(self, settings: Settings, usage: UsageRecorder | None = None,
-                 transport: httpx.BaseTransport | None = None):
+                 transport: httpx.BaseTransport | None = None, reconnect: Callable[[], str] | None = None):
         if not settings.base_url:
             raise LLMRequestError("no LLM endpoint configured (base_url is empty)")
         self.settings = settings
@@ -101,6 +103,7 @@ class LLMClient:
         # the structured-output style the endpoint accepts, found on first use
         self._json_style: str | None = "json_object" if settings.provider == "local" else None
         self._prompt_estimate = 0
+        self._reconnect = reconnect
 
     def close(self) -> None:
         self._http.close()
@@ -137,6 +140,7 @@ class LLMClient:
         # stream internally whenever cancellation is possible, so Stop acts within a chunk
         use_stream = stream or cancel is not None
         attempts = 0
+        reconnected = False
         t_start = time.monotonic()
         while True:
             attempts += 1
@@ -153,6 +157,11 @@ class LLMClient:
                 attempts -= 1
                 continue
             except LLMError as e:
+                if isinstance(e, LLMConnectionError) and self._reconnect is not None and not reconnected:
+                    # the embedded server was stopped or died: start it again and go on
+                    reconnected = True
+                    self.settings = replace(self.settings, base_url=self._reconnect())
+                    continue
                 if not e.retryable or attempts > self.settings.max_retries:
                     self.usage.record(agent=agent, model=spec.model, prompt_tokens=0, completion_tokens=0,
                                       latency_s=time.monotonic() - t_start, ttft_s=0.0, attempts=attempts,
