@@ -61,3 +61,15 @@ def test_static_api_error_names_the_offending_line():
     d = from_static(f, script)
     assert d["target"] == "query_generator"
     assert "Line 3 `ly.save_layout_options(x=1)`" in d["instructions"] and "delete the line" in d["instructions"]
+
+
+def test_a_requested_length_missing_from_the_script_sends_it_back():
+    from pic_copilot.agents.evaluator import missing_values, requested_values
+
+    prompt = "create a 1x2 MMI with a 20 um long multimode section and a 500 nm gap, write mmi.gds"
+    assert requested_values(prompt) == [("20 um", 20.0), ("500 nm", 0.5)]
+    d = missing_values(prompt, "import gdsfactory as gf\nc = gf.components.mmi1x2(gap_mmi=0.5)\n")
+    assert d is not None and "20 um" in d["instructions"] and "500 nm" not in d["instructions"]
+    assert missing_values(prompt, "c = f(length_mmi=20, gap_mmi=0.5)") is None
+    assert missing_values(prompt, "c = f(length_mmi=20000, gap=500)") is None   # dbu / nm spellings count
+    assert missing_values("make a 1x2 MMI", "c = f()") is None

@@ -2,6 +2,7 @@
 decides accept or revise, and writes targeted revision instructions for the agent that must change."""
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import PurePath
@@ -149,6 +150,47 @@ def missing_outputs(rep: dict, wanted: list[str]) -> dict | None:
                     " Keep the parts that work and add the missing output at the end"
                     + (": " + "; ".join(hints) if hints else "") + ".",
                     "outputs")
+
+
+_VALUE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(um|µm|μm|nm|mm|micron|microns|micrometers?|nanometers?)\b",
+                    re.IGNORECASE)
+_TO_UM = {"nm": 1e-3, "mm": 1e3}
+
+
+def requested_values(prompt: str) -> list[tuple[str, float]]:
+    """Lengths the designer wrote with a unit, as (text, value in um), e.g. ("20 um", 20.0)."""
+    out = []
+    for num, unit in _VALUE.findall(prompt):
+        u = unit.lower()
+        scale = _TO_UM.get("nm" if u.startswith("nano") else u, 1.0)
+        out.append((f"{num} {unit}", float(num) * scale))
+    return out
+
+
+def missing_values(prompt: str, script: str) -> dict | None:
+    """Revise when a length the designer asked for appears nowhere in the script (in um, nm or dbu).
+
+    A small evaluator model accepts a script that builds the right kind of device with default
+    sizes; the numbers in the request are cheap evidence against that.
+    """
+    wanted = requested_values(prompt)
+    if not wanted:
+        return None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    numbers = {float(n.value) for n in ast.walk(tree)
+               if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)}
+    def present(v: float) -> bool:
+        return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers for c in (v, v * 1e3, v * 1e-3))
+    missing = [text for text, v in wanted if not present(v)]
+    if not missing:
+        return None
+    return decision("revise", "programmer",
+                    f"The designer asked for {', '.join(missing)}, but the script never uses "
+                    f"{'this value' if len(missing) == 1 else 'these values'}: pass it to the parameter it "
+                    "belongs to (see the API documentation) instead of leaving the default.", "values")
 
 
 def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None,

@@ -298,7 +298,8 @@ class _Run:
             elif dec is None:
                 rep = self.run_script(script)
                 entry["execution"] = evaluator.execution_summary(rep)
-                dec = evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
+                dec = (evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
+                       or evaluator.missing_values(req.prompt, script))
                 if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
                     self.check_cancel()
                     dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
