@@ -61,6 +61,15 @@ def is_healthy(port: int, timeout: float = 2.0) -> bool:
         return False
 
 
+def _accepts_connections(port: int, timeout: float = 2.0) -> bool:
+    """True if something listens on 127.0.0.1:port."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -147,7 +156,9 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     if st is not None:  # alive: wait for it rather than start a second copy that competes for the cores
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if is_healthy(st["port"], timeout=5.0):
+            # a server busy generating for other clients may not answer HTTP for minutes (its requests
+            # queue); that it is ours, alive and accepting connections is enough: our request queues too
+            if _accepts_connections(st["port"]):
                 return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
             if not _pid_alive(st["pid"]):
                 break
