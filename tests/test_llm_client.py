@@ -197,3 +197,18 @@ def test_managed_endpoint_that_went_away_is_restarted_once():
                    reconnect=lambda: f"http://127.0.0.1:{dead}/v1")
     with pytest.raises(LLMConnectionError):   # a restart that does not help ends in the clear error
         c2.chat(MSG)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_anthropic_messages_api(stream):
+    with ScriptedLLM([{"content": "hello from the messages API"}]) as srv:
+        base = srv.base_url[: -len("/v1")]
+        c = LLMClient(Settings(provider="anthropic", base_url=base, api_key=SECRET, model="claude-x", max_retries=0))
+        seen = []
+        r = c.chat(MSG, stream=stream, on_token=seen.append)
+        assert r.text == "hello from the messages API" and r.completion_tokens > 0
+        body = srv.requests[0]
+        assert body["system"] == "be brief" and all(m["role"] != "system" for m in body["messages"])
+        assert body["model"] == "claude-x" and body["stream"] is stream and SECRET not in json.dumps(body)
+        if stream:
+            assert "".join(t for t in seen if t) == r.text and r.prompt_tokens > 0

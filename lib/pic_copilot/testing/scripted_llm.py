@@ -1,7 +1,8 @@
 """A scripted OpenAI-compatible chat server on 127.0.0.1 for deterministic tests.
 
 It speaks the real protocol (``POST /v1/chat/completions``, JSON or Server-Sent Events when
-``stream`` is true, ``data: [DONE]`` at the end; ``GET /v1/models``) and plays a list of
+``stream`` is true, ``data: [DONE]`` at the end; ``GET /v1/models``; and Anthropic's
+``POST /v1/messages`` with its named SSE events) and plays a list of
 *steps*, one per request, to inject faults:
 
     {"content": "text"}                       a normal answer
@@ -121,7 +122,9 @@ class ScriptedLLM:
                     self.wfile.write(data)
                     return
                 content = step.get("content", "")
-                if body.get("stream"):
+                if self.path.rstrip("/").endswith("/messages"):  # the Anthropic messages API
+                    self._anthropic(body, content)
+                elif body.get("stream"):
                     self._stream(content, step)
                 else:
                     self._json(200, {
@@ -132,6 +135,34 @@ class ScriptedLLM:
                         "usage": {"prompt_tokens": _count(body), "completion_tokens": max(1, len(content) // 4),
                                   "total_tokens": _count(body) + max(1, len(content) // 4)},
                     })
+
+            def _anthropic(self, body: dict, content: str):
+                usage_in = _count(body)
+                if not body.get("stream"):
+                    self._json(200, {"id": "msg_scripted", "type": "message", "role": "assistant",
+                                     "model": server.model, "content": [{"type": "text", "text": content}],
+                                     "stop_reason": "end_turn",
+                                     "usage": {"input_tokens": usage_in, "output_tokens": max(1, len(content) // 4)}})
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                events = [("message_start", {"type": "message_start", "message": {
+                              "id": "msg_scripted", "model": server.model, "usage": {"input_tokens": usage_in}}}),
+                          ("content_block_start", {"type": "content_block_start", "index": 0,
+                                                   "content_block": {"type": "text", "text": ""}})]
+                events += [("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                    "delta": {"type": "text_delta", "text": content[i:i + 16]}})
+                           for i in range(0, len(content), 16)]
+                events += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                           ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+                                              "usage": {"output_tokens": max(1, len(content) // 4)}}),
+                           ("message_stop", {"type": "message_stop"})]
+                for name, ev in events:
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(ev)}\n\n".encode())
+                self.wfile.flush()
+                self.close_connection = True
 
             def _stream(self, content: str, step: dict):
                 self.send_response(200)
