@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from pic_copilot import cli as main_cli
 from pic_copilot.agents import cli
 
 
@@ -29,11 +30,11 @@ def test_run_exit_codes(tmp_path, capsys):
     ok.write_text("print('hello')\n")
     bad = tmp_path / "bad.py"
     bad.write_text("raise ValueError('nope')\n")
-    assert cli.main(["run", str(ok), "--json"]) == 0
+    assert main_cli.main(["run", str(ok), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["stdout"].strip() == "hello"
-    assert cli.main(["run", str(bad)]) == 1
+    assert main_cli.main(["run", str(bad)]) == 1
     assert "ValueError: nope" in capsys.readouterr().out
-    assert cli.main(["run", str(tmp_path / "missing.py")]) == 2
+    assert main_cli.main(["run", str(tmp_path / "missing.py")]) == 2
 
 
 @pytest.mark.klayout

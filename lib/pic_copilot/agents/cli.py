@@ -1,7 +1,6 @@
 """``pic-copilot ask`` and ``pic-copilot run`` (wired into pic_copilot.cli by ``register(subparsers)``)."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import threading
@@ -205,16 +204,3 @@ def register(subparsers) -> None:
     r.add_argument("--timeout", type=float, default=120)
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_run)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Standalone entry (python -m pic_copilot.agents.cli ...) until the lead wires register() in."""
-    ap = argparse.ArgumentParser(prog="pic-copilot")
-    sub = ap.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = ap.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,7 +6,7 @@
     pic-copilot explore --status                 # what is explored, for which versions
     pic-copilot explore --show gf.components.mmi1x2
 
-Standalone until the main CLI wires it in: ``python -m pic_copilot.explore.cli ...``.
+Reached as ``pic-copilot explore ...`` (registered by lib/pic_copilot/cli.py).
 Exit codes: 0 done (or nothing to do); 2 set-up problem; 130 interrupted (progress is kept: rerun to resume).
 """
 from __future__ import annotations
@@ -167,15 +167,3 @@ def handler(args) -> int:
     if args.json:
         print(json.dumps(reports, indent=1, default=str))
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="pic-copilot")
-    sub = ap.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = ap.parse_args(["explore", *(sys.argv[1:] if argv is None else argv)])
-    return int(args.func(args) or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,7 +5,6 @@ handler returns an exit code (0 ok, 2 for a RetrievalError, whose message is pri
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import textwrap
@@ -127,16 +126,3 @@ def register(subparsers) -> None:
     p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid")
     p.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
     p.set_defaults(func=cmd_eval)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m pic_copilot.retrieval.cli``) until the lead wires register()."""
-    ap = argparse.ArgumentParser(prog="pic-copilot")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    register(sub)
-    args = ap.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
