@@ -15,8 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Protocol
 
+from .render import is_layout_file
+
 ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
-LAYOUT_SUFFIXES = (".gds", ".oas", ".gds2")
 
 
 class Bridge(Protocol):
@@ -69,7 +70,7 @@ def _compatible_copies(workdir: str, files: list[dict]) -> list[str]:
     paths = []
     for f in files:
         rel = f.get("path", "")
-        if not rel.lower().endswith(LAYOUT_SUFFIXES):
+        if not is_layout_file(rel):
             continue
         src = Path(workdir) / rel
         dst = out_dir / (Path(rel).stem + ".gds")
@@ -112,7 +113,7 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
     rep = run_in_sandbox(code, timeout_s=timeout_s, inputs=inputs)
     if mode != "interactive" or not rep.get("ok"):
         return rep
-    layout_files = [f for f in rep.get("files", []) if f.get("path", "").lower().endswith(LAYOUT_SUFFIXES)]
+    layout_files = [f for f in rep.get("files", []) if is_layout_file(f.get("path", ""))]
     if not layout_files:
         rep["ok"] = False
         rep["exception"] = {"type": "NoLayoutOutput", "traceback": "",
