@@ -334,8 +334,10 @@ def run_bench(opts, tasks, worker):
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.monotonic()
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
-    for cfg in opts["configs"]:
-        for task in tasks:
+    # task-major order: every config sees a task under the same machine load, so a
+    # load change during a long run skews no config against another
+    for task in tasks:
+        for cfg in opts["configs"]:
             for i in range(opts["n"]):
                 # the seed differs per trial so that n trials are n samples
                 path = out / "trials" / cfg / task.id / f"trial_{i}.json"

@@ -98,9 +98,12 @@ def test_summary_report_and_plot(tmp_path):
     assert full["tiers"]["basic"]["solved"] == 1 and full["total"]["solved"] == 2
     assert full["total"]["failures"] == {"syntax": 4, "wrong-result": 5}
     assert full["tasks"]["t2"]["llm_calls_max"] == 4 and full["tasks"]["t1"]["total_time_max_s"] == 7.0
+    basic = full["tiers"]["basic"]
+    assert basic["llm_calls_avg"] == 3.0 and basic["llm_calls_max"] == 4 and basic["run_time_s"] == 50.0
     md = (tmp_path / "report.md").read_text()
     assert "| basic | 10.0 / 50.0 / 1/2 | 0.0 / 0.0 / 0/2 |" in md
     assert "| zero-shot | 0 | 15 | 0 | 0 | 0 | 0 |" in md
+    assert "| full | basic | 3.0/4 | 100/50 | 0.0000 | 1.5 | 5.0/7.0 | 0.8 |" in md
     assert json.loads((tmp_path / "results.json").read_text())["summary"]["configs"]["zero-shot"]["total"]["solved"] == 0
     png = report.plot(summary, tmp_path / "pass_rate.png")
     assert Path(png).stat().st_size > 5000

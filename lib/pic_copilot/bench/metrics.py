@@ -178,6 +178,17 @@ def summarize(trials: list[dict], tasks: list[dict], prices: dict | None = None)
                 "pass@5": _mean([x["pass@5"] for x in s]) if all(x["pass@5"] is not None for x in s) else None,
                 "solved": sum(1 for x in s if x["solved"]),
                 "failures": dict(fails),
+                # overhead per task of the group, averaged over the tasks that ran
+                "llm_calls_avg": _mean([x["llm_calls_avg"] for x in s]),
+                "llm_calls_max": _max([x["llm_calls_max"] for x in s]),
+                "tokens_in_avg": _mean([x["tokens_in_avg"] for x in s]),
+                "tokens_out_avg": _mean([x["tokens_out_avg"] for x in s]),
+                "cost_avg": _mean([x["cost_avg"] for x in s]),
+                "llm_time_avg_s": _mean([x["llm_time_avg_s"] for x in s]),
+                "total_time_avg_s": _mean([x["total_time_avg_s"] for x in s]),
+                "total_time_max_s": _max([x["total_time_max_s"] for x in s]),
+                # the time this config's trials took, summed: its wall time had it run alone
+                "run_time_s": sum(x["total_time_avg_s"] * x["n"] for x in s if x["total_time_avg_s"] is not None),
             }
         out["configs"][cfg] = {"tiers": {k: agg(v) for k, v in groups.items() if k != "total"},
                                "total": agg(groups["total"]), "tasks": stats}

@@ -58,6 +58,19 @@ def markdown(summary: dict, tasks: list[dict], meta: dict) -> str:
     for c in cfgs:
         f = summary["configs"][c]["total"]["failures"]
         lines.append(f"| {c} | " + " | ".join(str(f.get(k, 0)) for k in cats) + " |")
+    lines += ["", "## Overhead per config and tier (averages per task)", "",
+              "| config | tier | LLM calls avg/max | tokens in/out avg | cost avg $ | LLM time avg s | total time avg/max s | run time min |",
+              "|---|---|---|---|---|---|---|---|"]
+    for c in cfgs:
+        for tier in list(TIERS) + ["total"]:
+            g = summary["configs"][c]["total"] if tier == "total" else summary["configs"][c]["tiers"].get(tier)
+            if not g or not g["trials"]:
+                continue
+            lines.append(
+                f"| {c} | {tier} | {_num(g['llm_calls_avg'])}/{_num(g['llm_calls_max'], '{:.0f}')} | "
+                f"{_num(g['tokens_in_avg'], '{:.0f}')}/{_num(g['tokens_out_avg'], '{:.0f}')} | {_num(g['cost_avg'], '{:.4f}')} | "
+                f"{_num(g['llm_time_avg_s'])} | {_num(g['total_time_avg_s'])}/{_num(g['total_time_max_s'])} | "
+                f"{_num(g['run_time_s'] / 60)} |")
     lines += ["", "## Overhead per task", "",
               "| config | task | tier | pass | LLM calls avg/max | tokens in/out avg | cost avg $ | LLM time avg s | total time avg/max s | failures |",
               "|---|---|---|---|---|---|---|---|---|---|"]
