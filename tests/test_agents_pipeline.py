@@ -77,7 +77,7 @@ def run(steps, prompt="do it", **req):
     srv = ScriptedLLM(steps).start()
     try:
         settings = Settings(provider="openai", base_url=srv.base_url, api_key=SECRET, model="scripted",
-                            max_retries=0, timeout_s=30)
+                            max_retries=0, timeout_s=30, generator_databases=req.pop("databases", {}))
         client = LLMClient(settings)
         io = RecIO(req.pop("bridge", None))
         req.setdefault("mode", "sandbox")
@@ -158,6 +158,27 @@ def test_single_domain_skips_synthesizer():
     steps = [plan(("data", "print 1")), QUERIES, {"match": "Write the script", "content": fence("print(1)")}, ACCEPT]
     out, io, reqs = run(steps)
     assert out.ok and not bodies(reqs, "Merge these scripts") and "synthesize" not in io.stages()
+
+
+def test_configured_generator_databases_are_the_ones_searched():
+    """`[generators.layout] databases = ["pya"]` replaces the layout generator's built-in manuals."""
+    pya_q = dict(QUERIES, content=json.dumps({"queries": [{"db": "pya", "query": "Region sized"}]}))
+    steps = [plan(("layout", "print 1")), pya_q, {"match": "Write the script", "content": fence("print(1)")}, ACCEPT]
+    out, io, reqs = run(steps, databases={"layout": ("pya",)})
+    assert out.ok, out.message
+    q = bodies(reqs, "Write search queries")[0]
+    assert "- pya" in q["messages"][0]["content"] and "- gdsfactory" not in q["messages"][0]["content"]
+    assert json.dumps(q["response_format"]).count('"enum": ["pya"]') == 1
+    steps[1] = QUERIES
+    _, _, reqs = run(steps)   # the built-in choice for layout searches gdsfactory too
+    assert "- gdsfactory" in bodies(reqs, "Write search queries")[0]["messages"][0]["content"]
+
+
+def test_unbuilt_configured_database_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"\[generators.layout\] names database\(s\) lumerical .*build-db"):
+        run([plan(("layout", "print 1"))], databases={"layout": ("pya", "lumerical")})
+    with pytest.raises(ValueError, match=r"\[generators.layuot\]: no such domain"):
+        run([plan(("layout", "print 1"))], databases={"layuot": ("pya",)})
 
 
 def test_invalid_planner_json_is_repaired():

@@ -162,6 +162,11 @@ def test_settings_precedence_and_masking(tmp_path):
     assert s2.base_url == "http://env/v1" and s2.api_key == "k2"
     s3 = load_settings(env={}, path=tmp_path / "none.toml")
     assert s3.provider == "local" and s3.base_url == ""
+    cfg.write_text('[generators.layout]\ndatabases = ["pya"]\n[generators.drc]\n')
+    assert load_settings(env={}, path=cfg).generator_databases == {"layout": ("pya",)}
+    cfg.write_text('[generators.layout]\ndatabases = "pya"\n')
+    with pytest.raises(ValueError, match=r"\[generators.layout\] databases must be a list"):
+        load_settings(env={}, path=cfg)
 
 
 def test_server_without_json_schema_support_falls_back_to_json_object():

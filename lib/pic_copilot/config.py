@@ -21,6 +21,8 @@ Config file (TOML)::
     mode = "interactive"
     [agents.planner]
     model = "a-smaller-model"
+    [generators.layout]
+    databases = ["gdsfactory", "pya"]   # the manuals this domain's generator searches
 
 The API key is never read from the main config file's text into logs: it is kept in a
 separate credentials file (mode 0600) next to it, and ``Settings.__repr__`` masks it.
@@ -88,6 +90,8 @@ class Settings:
         mode: "interactive" (run on the open layout) or "sandbox".
         agents: per-agent overrides keyed by agent name.
         seed: sampling seed sent with every call (None = the server's choice).
+        generator_databases: per domain ("layout", "drc", ...), the databases its generator
+            searches instead of the built-in choice in prompts/domains.toml.
     """
 
     provider: str = "local"
@@ -103,6 +107,7 @@ class Settings:
     mode: str = "interactive"
     agents: dict[str, AgentModel] = field(default_factory=dict)
     seed: int | None = None
+    generator_databases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never show the key
         key = "***" if self.api_key else ""
@@ -125,6 +130,7 @@ class Settings:
             "api_key_set": bool(self.api_key), "temperature": self.temperature,
             "max_tokens": self.max_tokens, "max_rounds": self.max_rounds, "mode": self.mode,
             "agents": {k: v.__dict__ for k, v in self.agents.items()},
+            "generator_databases": {k: list(v) for k, v in self.generator_databases.items()},
         }
 
 
@@ -157,13 +163,27 @@ def write_api_key_file(key: str) -> Path:
     return p
 
 
+def _generator_databases(data: dict) -> dict[str, tuple[str, ...]]:
+    """The `[generators.<domain>] databases = [...]` tables of the config file."""
+    out = {}
+    for domain, spec in (data.get("generators") or {}).items():
+        dbs = spec.get("databases") if isinstance(spec, dict) else None
+        if dbs is None:
+            continue
+        if not isinstance(dbs, list) or not all(isinstance(d, str) for d in dbs):
+            raise ValueError(f"config [generators.{domain}] databases must be a list of database names, "
+                             f"e.g. [\"gdsfactory\", \"pya\"]")
+        out[domain] = tuple(dbs)
+    return out
+
+
 def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -> Settings:
     """Build the effective settings from defaults, the config file and the environment."""
     env = dict(os.environ if env is None else env)
     data = _read_toml(path or config_path())
     agents = {name: AgentModel(**{k: v for k, v in spec.items() if k in ("model", "temperature", "max_tokens")})
               for name, spec in (data.get("agents") or {}).items()}
-    s = Settings(agents=agents)
+    s = Settings(agents=agents, generator_databases=_generator_databases(data))
     simple = {k: data[k] for k in ("provider", "base_url", "model", "temperature", "max_tokens", "timeout_s",
                                    "connect_timeout_s", "max_retries", "max_rounds", "mode") if k in data}
     s = replace(s, **simple)

@@ -20,15 +20,42 @@ def query_schema(dbs: list[str]) -> dict:
             "properties": {"queries": {"type": "array", "minItems": 1, "maxItems": 4, "items": q}}}
 
 
+def check_databases(choice: dict[str, tuple[str, ...]], available: tuple[str, ...] | None = None) -> None:
+    """Raise ValueError naming the fix if the designer's per-domain databases are not all built.
+
+    Args:
+        choice: Settings.generator_databases ({domain: database names}).
+        available: the built databases (default: what databases/ holds).
+    """
+    avail = retrieve.available_databases() if available is None else available
+    for domain, dbs in choice.items():
+        if domain not in prompts.DOMAINS:
+            raise ValueError(f"config [generators.{domain}]: no such domain (use {', '.join(prompts.DOMAINS)})")
+        unknown = [d for d in dbs if d not in avail]
+        if unknown:
+            raise ValueError(f"config [generators.{domain}] names database(s) {', '.join(unknown)} that are "
+                             f"not built (built: {', '.join(avail) or 'none'}; run `pic-copilot build-db`)")
+
+
 class ScriptGenerator:
     """One domain's generator with its own query generator and programmer (each with memory)."""
 
-    def __init__(self, domain: str, mode: str, available: tuple[str, ...] | None = None):
+    def __init__(self, domain: str, mode: str, available: tuple[str, ...] | None = None,
+                 databases: tuple[str, ...] | None = None):
+        """Args:
+            domain: "layout", "drc", "simulation" or "data" (a section of prompts/domains.toml).
+            mode: "interactive" or "sandbox"; selects the programmer's rules and examples.
+            available: the built databases (default: what databases/ holds).
+            databases: the designer's choice of databases for this domain (config
+                `[generators.<domain>]`); None keeps the choice in domains.toml.
+        """
         spec = prompts.domains()[domain]
         avail = retrieve.available_databases() if available is None else available
         self.domain = domain
         self.mode = mode
-        self.databases = [d for d in spec["databases"] if d in avail]
+        if databases is not None:
+            check_databases({domain: databases}, avail)
+        self.databases = [d for d in (spec["databases"] if databases is None else databases) if d in avail]
         db_lines = "\n".join(f"- {d}" for d in self.databases) or "- (none)"
         self.query_agent = Agent("query_generator", prompts.render("query_generator", databases=db_lines),
                                  prompts.fewshot("query_generator"))

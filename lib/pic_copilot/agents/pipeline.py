@@ -30,7 +30,7 @@ from ..pipeline_io import Outcome, PipelineIO, Request
 from . import checks as checks_mod
 from . import evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
-from .generators import ScriptGenerator, Synthesizer, describe_hits
+from .generators import ScriptGenerator, check_databases, Synthesizer, describe_hits
 
 CONFIGS = ("full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent", "no-exec-feedback", "no-exploration")
 #: configurations that use the observed behaviour of the installed APIs (pic_copilot.explore)
@@ -49,10 +49,11 @@ class Session:
     synthesizer: Synthesizer = field(default_factory=Synthesizer)
     generators: dict = field(default_factory=dict)
     script: str | None = None
+    databases: dict = field(default_factory=dict)   # Settings.generator_databases
 
     def generator(self, domain: str) -> ScriptGenerator:
         if domain not in self.generators:
-            self.generators[domain] = ScriptGenerator(domain, self.mode)
+            self.generators[domain] = ScriptGenerator(domain, self.mode, databases=self.databases.get(domain))
         return self.generators[domain]
 
 
@@ -60,11 +61,11 @@ _SESSIONS: "collections.OrderedDict[str, Session]" = collections.OrderedDict()
 _SESSIONS_LOCK = threading.Lock()
 
 
-def _session(request: Request, fresh: bool) -> Session:
+def _session(request: Request, fresh: bool, databases: dict | None = None) -> Session:
     with _SESSIONS_LOCK:
         s = None if fresh else _SESSIONS.get(request.id)
-        if s is None or s.mode != request.mode:
-            s = Session(mode=request.mode)
+        if s is None or s.mode != request.mode or s.databases != (databases or {}):
+            s = Session(mode=request.mode, databases=dict(databases or {}))
         _SESSIONS[request.id] = s
         _SESSIONS.move_to_end(request.id)
         while len(_SESSIONS) > MAX_SESSIONS:
@@ -266,7 +267,7 @@ class _Run:
         req = self.req
         max_rounds = max(1, req.max_rounds or self.settings.max_rounds)
         continuing = bool(req.feedback and req.previous_script)
-        sess = _session(req, fresh=not continuing)
+        sess = _session(req, fresh=not continuing, databases=self.settings.generator_databases)
         if continuing:
             self.plan = sess.plan or self.make_plan(sess)
             if sess.plan is not None:
@@ -408,6 +409,7 @@ def run_request(request: Request, io: PipelineIO, settings: Settings | None = No
         client = make_client(settings)
     run = None
     try:
+        check_databases(settings.generator_databases)   # a bad choice fails before any LLM call
         run = _Run(request, io, settings, client)
         return run.go()
     except LLMCancelled:
