@@ -24,6 +24,18 @@ def engine_python() -> str:
     return str(GRAIN_ROOT / ".venv" / "bin" / "python")
 
 
+def engine_process() -> "pya.QProcess":
+    """A QProcess for the engine venv's Python: KLayout's PYTHONPATH/PYTHONHOME removed (they would
+    mix KLayout's interpreter into the venv) and unbuffered output, so lines arrive as written."""
+    p = pya.QProcess()
+    env = pya.QProcessEnvironment.systemEnvironment()
+    for var in ("PYTHONPATH", "PYTHONHOME"):
+        env.remove(var)
+    env.insert("PYTHONUNBUFFERED", "1")
+    p.setProcessEnvironment(env)
+    return p
+
+
 def log_dir() -> Path:
     base = os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local/share/pic-copilot")
     p = Path(base) / "logs"
@@ -69,12 +81,7 @@ class EngineProcess:
         self._buf = b""
         self._stopping = False
         self.ready = False
-        p = pya.QProcess()
-        env = pya.QProcessEnvironment.systemEnvironment()
-        for var in ("PYTHONPATH", "PYTHONHOME"):
-            env.remove(var)
-        env.insert("PYTHONUNBUFFERED", "1")
-        p.setProcessEnvironment(env)
+        p = engine_process()
         p.setStandardErrorFile(self.stderr_log, pya.QIODevice.Append)
         p.readyReadStandardOutput = self._on_ready_read
         p.finished = self._on_finished

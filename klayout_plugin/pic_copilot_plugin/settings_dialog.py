@@ -19,7 +19,7 @@ from pathlib import Path
 import pya
 
 from . import GRAIN_ROOT
-from .engine_process import engine_python
+from .engine_process import engine_process, engine_python
 from .macro_ide import raise_widget
 
 AGENTS = ("planner", "query_generator", "programmer", "synthesizer", "evaluator", "explainer")
@@ -316,12 +316,7 @@ class SettingsDialog:
         if self.build_proc is not None and self.build_proc.state() != pya.QProcess.NotRunning:
             self.status.text = "A rebuild is already running."
             return
-        p = pya.QProcess()
-        env = pya.QProcessEnvironment.systemEnvironment()
-        for var in ("PYTHONPATH", "PYTHONHOME"):
-            env.remove(var)
-        env.insert("PYTHONUNBUFFERED", "1")
-        p.setProcessEnvironment(env)
+        p = engine_process()
         p.setWorkingDirectory(str(GRAIN_ROOT))
         p.readyReadStandardError = self._safe(self._build_output)
         p.readyReadStandardOutput = self._safe(self._build_output)

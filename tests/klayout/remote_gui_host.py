@@ -6,19 +6,16 @@ Commands: start, stop, undo (the main window's cm_undo), count, quit. -rd global
 """
 import json
 import os
+import sys
 import time
 import traceback
 
 import pya
 
+sys.path.insert(0, os.path.join(root, "tests", "klayout"))  # noqa: F821 - `root` comes from -rd
+from ctl_channel import serve, write_ack  # noqa: E402
+
 res = {}
-
-
-def write_ack(obj):
-    tmp = os.path.join(ctl, "ack.json.tmp")  # noqa: F821
-    with open(tmp, "w") as f:
-        json.dump(obj, f)
-    os.replace(tmp, os.path.join(ctl, "ack.json"))  # noqa: F821
 
 
 def count():
@@ -40,41 +37,25 @@ try:
         pya.LayoutView.current().add_missing_layers()
     ep = remote.RemoteEndpoint(bridge.Session.current_gui)
     app = pya.Application.instance()
-    write_ack({"seq": 0, "ready": True, "editable": pya.LayoutView.current().active_cellview().layout().is_editable()})
-    done_seq = 0
-    t0 = time.time()
-    quit_ = False
-    while not quit_ and time.time() - t0 < 150:
-        app.process_events()
-        time.sleep(0.003)
-        try:
-            with open(os.path.join(ctl, "cmd.json")) as f:  # noqa: F821
-                cmd = json.load(f)
-        except (OSError, ValueError):
-            continue
-        if cmd.get("seq", 0) <= done_seq:
-            continue
-        done_seq = cmd["seq"]
-        ack = {"seq": done_seq}
-        try:
-            if cmd["cmd"] == "start":
-                ack["port"] = ep.start()
-            elif cmd["cmd"] == "stop":
-                ep.stop()
-            elif cmd["cmd"] == "undo":
-                ack["has_undo"] = mw.manager().has_undo()  # a method in 0.28.5, not an attribute
-                mw.call_menu("cm_undo")
-                for _ in range(20):
-                    app.process_events()
-                    time.sleep(0.01)
-            elif cmd["cmd"] == "quit":
-                ep.stop()
-                quit_ = True
-            ack.update(shapes_1_0=count(), running=ep.running, status=ep.status_text(), has_undo_now=mw.manager().has_undo())
-        except Exception as e:  # noqa: BLE001
-            ack["error"] = f"{type(e).__name__}: {e}"
-            ack["traceback"] = traceback.format_exc()
-        write_ack(ack)
+    write_ack(ctl, {"seq": 0, "ready": True,  # noqa: F821
+                    "editable": pya.LayoutView.current().active_cellview().layout().is_editable()})
+
+    def handle(cmd, ack):
+        if cmd["cmd"] == "start":
+            ack["port"] = ep.start()
+        elif cmd["cmd"] == "stop":
+            ep.stop()
+        elif cmd["cmd"] == "undo":
+            ack["has_undo"] = mw.manager().has_undo()  # a method in 0.28.5, not an attribute
+            mw.call_menu("cm_undo")
+            for _ in range(20):
+                app.process_events()
+                time.sleep(0.01)
+        elif cmd["cmd"] == "quit":
+            ep.stop()
+        ack.update(shapes_1_0=count(), running=ep.running, status=ep.status_text(), has_undo_now=mw.manager().has_undo())
+
+    serve(ctl, handle, app.process_events, 150)  # noqa: F821
     res["ok"] = True
 except Exception:  # noqa: BLE001
     res["harness_error"] = traceback.format_exc()
