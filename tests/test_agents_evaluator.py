@@ -1,4 +1,6 @@
 """Evaluator decisions that do not need an LLM."""
+import pytest
+
 from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, missing_outputs
 
 
@@ -73,3 +75,32 @@ def test_a_requested_length_missing_from_the_script_sends_it_back():
     assert missing_values(prompt, "c = f(length_mmi=20, gap_mmi=0.5)") is None
     assert missing_values(prompt, "c = f(length_mmi=20000, gap=500)") is None   # dbu / nm spellings count
     assert missing_values("make a 1x2 MMI", "c = f()") is None
+
+
+@pytest.mark.parametrize("prompt, names", [
+    ("Put it in a top cell named WG25 and save it as straight.gds.", ["WG25"]),
+    ("Build a splitter circuit in a top cell SPLIT: a 1x2 MMI", ["SPLIT"]),
+    ("Make a new cell DEVICE_M whose shapes are those of DEVICE mirrored", ["DEVICE_M"]),
+    ("create a cell called 'pad_big' with a square", ["pad_big"]),
+    ("place the box in the current cell at the cell's origin", []),
+    ("Top cell RING_ARRAY. Write rings.gds", ["RING_ARRAY"]),
+    ("cells in the layout; the cell is TOP", []),
+])
+def test_requested_cell_names(prompt, names):
+    from pic_copilot.agents.evaluator import requested_cell_names
+    assert requested_cell_names(prompt) == names
+
+
+def test_a_requested_cell_name_missing_from_the_script_sends_it_back():
+    from pic_copilot.agents.evaluator import missing_names
+
+    prompt = "Make a straight waveguide 25 um long. Put it in a top cell named WG25 and save it as straight.gds."
+    auto = ("import gdsfactory as gf\nc = gf.components.straight(length=25)\nc.write_gds('straight.gds')\n")
+    d = missing_names(prompt, auto)
+    assert d["target"] == "programmer" and d["source"] == "names"
+    assert "WG25" in d["instructions"] and 'gf.Component("WG25")' in d["instructions"]
+    assert missing_names(prompt, auto.replace("c = gf", "top = gf.Component('WG25')\nc = gf")) is None
+    d = missing_names("create a new cell named PAD holding a square", "import pya\nc = layout.create_cell('P')\n")
+    assert 'layout.create_cell("PAD")' in d["instructions"]
+    assert missing_names("make an MMI", "x = 1") is None
+    assert missing_names(prompt, "def broken(:") is None   # syntax errors are the static check's job

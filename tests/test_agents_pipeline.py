@@ -118,6 +118,23 @@ def test_runtime_error_traceback_reaches_programmer_then_accepted(executed):
     assert out.execution["ok"] and "value 1" in out.execution["stdout"]
 
 
+def test_cell_name_the_designer_gave_is_enforced_before_the_llm_judge(executed):
+    """The script ran, but its cell is not the PAD the designer named: back to the programmer with
+    the name and how to make it, without asking the evaluator LLM first."""
+    code = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell({name!r})\n"
+            "top.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 1000))\nly.write('pad.gds')\n")
+    steps = [plan(("layout", "a 1 um square in a cell named PAD written to pad.gds")), QUERIES,
+             {"match": "Write the script", "content": fence(code.format(name="TOP"))},
+             {"match": "Revise the script", "content": fence(code.format(name="PAD"))},
+             ACCEPT]
+    out, io, reqs = run(steps, prompt="Make a 1 um square on layer 1/0 in a cell named PAD and save it as pad.gds")
+    assert out.ok, out.message
+    assert out.rounds == 2 and "create_cell('PAD')" in out.script and len(executed) == 2
+    revise = user_text(bodies(reqs, "Revise the script")[0])
+    assert "cell named PAD" in revise and 'layout.create_cell("PAD")' in revise
+    assert len(bodies(reqs, "Evaluate this result")) == 1   # only the second, right-named script was judged
+
+
 def test_unknown_gdsfactory_function_caught_before_running(executed):
     bad = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.mmi1x2()\ngf.write_gds(c, 'mmi.gds')\n"
     good = "print('fixed')\n"

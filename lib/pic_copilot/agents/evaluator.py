@@ -193,6 +193,56 @@ def missing_values(prompt: str, script: str) -> dict | None:
                     "belongs to (see the API documentation) instead of leaving the default.", "values")
 
 
+_CELL_NAME = re.compile(
+    r"\bcells?\s+(named\s+|called\s+)?([\"'`])?([A-Za-z_][\w$]*)(?(2)[\"'`])", re.IGNORECASE)
+
+
+def requested_cell_names(prompt: str) -> list[str]:
+    """Cell names the designer wrote: "a top cell named WG25", "in a top cell SPLIT", "cell 'pad'".
+
+    Without "named"/"called" or quotes, only an all-capitals word counts as a name, so that
+    "the current cell is ..." or "cell origin" are not read as names.
+    """
+    out = []
+    for named, quote, name in (m.groups() for m in _CELL_NAME.finditer(prompt)):
+        explicit = bool(named or quote)
+        if explicit or (len(name) >= 2 and name.upper() == name and any(ch.isalpha() for ch in name)):
+            if name not in out and name.lower() not in ("a", "an", "the", "is", "of", "in", "to", "and"):
+                out.append(name)
+    return out
+
+
+def _string_constants(tree: ast.AST) -> list[str]:
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def missing_names(prompt: str, script: str) -> dict | None:
+    """Revise when a cell name the designer asked for appears in no string of the script.
+
+    A small model copies an example that names the cell after the device (straight_L25_...)
+    and its evaluator accepts that; the name in the request is cheap evidence against it.
+    """
+    wanted = requested_cell_names(prompt)
+    if not wanted:
+        return None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    strings = _string_constants(tree)
+    missing = [n for n in wanted if not any(n in s for s in strings)]
+    if not missing:
+        return None
+    uses_gf = "gdsfactory" in script
+    how = (f'with gdsfactory make the cell yourself, `c = gf.Component("{missing[0]}")`, place the device in it '
+           "with `ref = c << device` and write or return `c`" if uses_gf else
+           f'with pya create it with `layout.create_cell("{missing[0]}")` (or rename an existing cell with '
+           f'`cell.name = "{missing[0]}"`)')
+    return decision("revise", "programmer",
+                    f"The designer asked for a cell named {', '.join(missing)}, but the script never uses "
+                    f"{'this name' if len(missing) == 1 else 'these names'}: {how}. Use the exact name.", "names")
+
+
 def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None,
           expected_files: list[str] | None = None) -> dict:
     """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept,

@@ -301,7 +301,8 @@ class _Run:
                 entry["execution"] = evaluator.execution_summary(rep)
                 dec = (evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
                        # after feedback the designer's latest words set the values ("make it 20 um instead")
-                       or evaluator.missing_values(req.feedback[-1] if req.feedback else req.prompt, script))
+                       or evaluator.missing_values(req.feedback[-1] if req.feedback else req.prompt, script)
+                       or evaluator.missing_names(req.feedback[-1] if req.feedback else req.prompt, script))
                 if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
                     self.check_cancel()
                     dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
