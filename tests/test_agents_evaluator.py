@@ -104,3 +104,21 @@ def test_a_requested_cell_name_missing_from_the_script_sends_it_back():
     assert 'layout.create_cell("PAD")' in d["instructions"]
     assert missing_names("make an MMI", "x = 1") is None
     assert missing_names(prompt, "def broken(:") is None   # syntax errors are the static check's job
+
+
+def test_a_copied_worked_example_is_sent_back_unless_it_was_the_task():
+    from pic_copilot.agents import prompts
+    from pic_copilot.agents.base import extract_code
+    from pic_copilot.agents.evaluator import copied_example
+
+    ex = prompts.fewshot("programmer_interactive_new")
+    coupler = extract_code(ex[1]["content"])
+    d = copied_example(coupler, ex, "Delete every shape on layer 5/0 in the current cell.")
+    assert d["target"] == "programmer" and d["source"] == "copied" and "directional coupler" in d["instructions"]
+    # comments and blank lines do not hide a copy; one changed line in five does not either
+    assert copied_example("\n# mine\n" + coupler.replace("gap=0.3", "gap=0.2"), ex, "grow layer 1/0") is not None
+    assert copied_example(coupler, ex, "Create a directional coupler with the generic PDK, gap 0.3 um, "
+                                       "written to dc.gds without metadata") is None
+    own = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.ring_single(radius=10)\nc.write_gds('r.gds')\n"
+    assert copied_example(own, ex, "a ring") is None
+    assert copied_example("print(1)\nprint(2)", ex, "x") is None   # too short to tell

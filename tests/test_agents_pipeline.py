@@ -362,3 +362,58 @@ def test_request_that_is_not_accepted_leaves_the_open_layout_unchanged():
     out, io, _ = run(steps, mode="interactive", bridge=bridge, max_rounds=2)
     assert not out.ok
     assert bridge.log == ["run", "undo", "run", "undo"]
+
+
+def test_interactive_kind_of_every_benchmark_edit_and_of_new_components():
+    import tomllib
+    from pathlib import Path
+
+    from pic_copilot.agents.generators import interactive_kind
+
+    root = Path(__file__).resolve().parents[1] / "benchmark" / "tasks"
+    edits = [tomllib.loads(p.read_text()) for p in sorted(root.glob("*/task.toml"))]
+    edits = [t["prompt"] for t in edits if t["mode"] == "interactive"]
+    assert len(edits) >= 12 and [p for p in edits if interactive_kind(p) != "edit"] == []
+    for p in ("Make a 1x2 MMI and place it in the open layout",
+              "Add a ring resonator from the generic PDK to the current cell",
+              "create a directional coupler with gap 0.3 um"):
+        assert interactive_kind(p) == "new", p
+    assert interactive_kind("Add a 10 um x 5 um rectangle on layer 1/0") == "edit"
+
+
+def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
+    """A small model copies the example nearest its answer: an edit of the open layout is shown
+    only pya edit examples, and told which kind to write; a copied example is sent back unrun."""
+    from pic_copilot.agents import prompts
+    from pic_copilot.agents.base import extract_code
+
+    class Bridge:
+        def __init__(self):
+            self.codes = []
+
+        def run_code(self, code):
+            self.codes.append(code)
+            return {"ok": True, "stdout": "deleted", "stderr": "", "exception": None,
+                    "changes": {"shapes_delta": {"5/0": -2}, "changed": True}}
+
+        def insert_files(self, paths):
+            raise AssertionError("a copied gdsfactory example must not reach the layout")
+
+        def undo(self):
+            return {"ok": True}
+
+    copied = extract_code(prompts.fewshot("programmer_interactive_new")[1]["content"])
+    good = "shapes = cell.shapes(layout.layer(5, 0))\nn = shapes.size()\nshapes.clear()\nprint('deleted', n)\n"
+    bridge = Bridge()
+    steps = [plan(("layout", "Delete every shape on layer 5/0 in the current cell itself.")), QUERIES,
+             {"match": "Write the script", "content": fence(copied)},
+             {"match": "Revise the script", "content": fence(good)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="Delete every shape on layer 5/0 in the current cell itself.",
+                        mode="interactive", bridge=bridge)
+    assert out.ok, out.message
+    assert bridge.codes == [good]
+    first = bodies(reqs, "Write the script")[0]
+    shown = " ".join(m["content"] for m in first["messages"][1:-1])
+    assert "cell.shapes(" in shown and "gdsfactory" not in shown
+    assert "write kind (A), pya only" in user_text(first)
+    assert "worked example for a different task" in user_text(bodies(reqs, "Revise the script")[0])

@@ -117,6 +117,47 @@ def from_static(findings: list[dict], script: str = "") -> dict | None:
                     lookup=[s for f in api for s in (f.get("suggestions") or [f["name"]])][:4])
 
 
+def _code_lines(code: str) -> list[str]:
+    return [ln.split("#", 1)[0].strip() for ln in code.splitlines() if ln.split("#", 1)[0].strip()]
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def copied_example(script: str, examples: tuple | list, task: str = "") -> dict | None:
+    """Revise without running when the script is one of the programmer's worked examples, copied.
+
+    A small model given a task it cannot map to an API returns the nearest example verbatim (an
+    interactive "delete the shapes on 5/0" answered with the example's coupler). A script counts as
+    copied when it has 3+ code lines and at most one in five differs from an example's.
+
+    Args:
+        script: the candidate.
+        examples: the programmer's few-shot messages (user/assistant pairs).
+        task: what the script should do; an example for much the same task may be copied.
+    """
+    from .base import extract_code
+
+    lines = _code_lines(script)
+    if len(lines) < 3:
+        return None
+    for i in range(0, len(examples) - 1, 2):
+        ex_lines = set(_code_lines(extract_code(examples[i + 1]["content"])))
+        same = sum(1 for ln in lines if ln in ex_lines)
+        if same >= 0.8 * len(lines):
+            m = re.search(r"^Task: (.+)$", examples[i]["content"], re.MULTILINE)
+            what = m.group(1).strip() if m else "another task"
+            a, b = _words(what), _words(task)
+            if task and len(a & b) >= 0.5 * len(a | b):
+                continue   # the designer asked for (nearly) the example's task
+            return decision("revise", "programmer",
+                            f"The script is the worked example for a different task (\"{what[:160]}\"), copied "
+                            "almost unchanged, so it does not do the designer's task. Write a new script for the "
+                            "task you were given; use the API documentation for the calls it needs.", "copied")
+    return None
+
+
 def from_execution(rep: dict) -> dict | None:
     """Revise when the run failed: the traceback goes to the programmer."""
     if rep.get("ok"):

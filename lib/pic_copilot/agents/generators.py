@@ -7,6 +7,7 @@ writes the sub-script from the rewritten subtask, the retrieved chunks and the e
 from __future__ import annotations
 
 import json
+import re
 
 from . import prompts, retrieve
 from .base import Agent, extract_code
@@ -18,6 +19,32 @@ def query_schema(dbs: list[str]) -> dict:
          "properties": {"db": {"type": "string", "enum": dbs} if dbs else {"type": "string"}, "query": {"type": "string"}}}
     return {"type": "object", "required": ["queries"],
             "properties": {"queries": {"type": "array", "minItems": 1, "maxItems": 4, "items": q}}}
+
+
+EDITING_DOMAINS = ("layout", "drc", "data")   # interactive scripts of these act on the open layout
+
+_EXPLICIT_GF = re.compile(r"\b(gdsfactory|pdk)\b", re.IGNORECASE)
+_EDITS_OPEN_LAYOUT = re.compile(
+    r"\b(current|active|selected|existing)\s+(cell|layout|layers?|shapes?|selection|view)\b"
+    r"|\bselect(ed|ion)\b|\bthe layout ha(s|ve)\b|\bthis cell\b", re.IGNORECASE)
+_COMPONENT_WORDS = re.compile(
+    r"\b(mmi|ring|coupler|grating|mzi|taper|bend|splitter|spiral|component|cross[- ]?section|rout(e|ing)|"
+    r"waveguide|straight)\w*", re.IGNORECASE)
+
+
+def interactive_kind(text: str) -> str:
+    """Which kind of interactive script a task needs: "new" (build a gdsfactory component that
+    pic-copilot places in the layout) or "edit" (pya on the open layout).
+
+    The PDK or gdsfactory named outright means "new"; the current/selected cell or shapes mean
+    "edit" ("draw a waveguide in the current cell" is pya); photonic component words alone mean
+    "new"; anything else (layer geometry) is an edit.
+    """
+    if _EXPLICIT_GF.search(text):
+        return "new"
+    if _EDITS_OPEN_LAYOUT.search(text):
+        return "edit"
+    return "new" if _COMPONENT_WORDS.search(text) else "edit"
 
 
 def check_databases(choice: dict[str, tuple[str, ...]], available: tuple[str, ...] | None = None) -> None:
@@ -60,13 +87,20 @@ class ScriptGenerator:
         self.query_agent = Agent("query_generator", prompts.render("query_generator", databases=db_lines),
                                  prompts.fewshot("query_generator"))
         cfg = prompts.domains()
-        examples = prompts.fewshot(f"programmer_{domain}")
-        if mode == "interactive" and domain in ("layout", "drc", "data"):
-            examples = examples + prompts.fewshot("programmer_interactive")
         system = prompts.render("programmer", domain_title=spec["title"], versions=cfg["versions"]["text"],
                                 domain_rules=spec["rules"].strip(), mode_rules=cfg["modes"][mode]["rules"].strip())
-        self.programmer = Agent("programmer", system, examples)
+        self.programmer = Agent("programmer", system, self.examples_for(""))
         self.docs: list[dict] = []   # the chunks the programmer saw last
+
+    def examples_for(self, task: str) -> tuple:
+        """The programmer's worked examples for a task: in interactive mode only those of the kind
+        the task needs, since a small model copies the example nearest to its answer."""
+        own = prompts.fewshot(f"programmer_{self.domain}")
+        if self.mode != "interactive" or self.domain not in EDITING_DOMAINS:
+            return own
+        if interactive_kind(task) == "edit":
+            return prompts.fewshot("programmer_interactive_edit")
+        return own + prompts.fewshot("programmer_interactive_new")
 
     # -- query generator + retrievers
     def queries(self, client, task: str, extra: str = "", cancel=None) -> list[dict]:
@@ -101,11 +135,26 @@ class ScriptGenerator:
 
     # -- programmer
     def write(self, client, subtask: dict, docs: list[dict], layout_context: dict | None, cancel=None,
-              on_token=None) -> str:
+              on_token=None, request: str = "") -> str:
+        """The programmer's script for one subtask.
+
+        Args:
+            subtask: {"task", "outputs"} from the plan.
+            docs: retrieved documentation chunks.
+            layout_context: the open layout's summary (interactive mode).
+            request: the designer's words when the plan has one subtask; with the subtask they
+                decide which kind of interactive script (pya edit or new component) to show.
+        """
         self.docs = docs
         outputs = subtask.get("outputs") or []
+        kind = ""
+        if self.mode == "interactive" and self.domain in EDITING_DOMAINS:
+            which = interactive_kind(f"{subtask['task']} {request}")
+            self.programmer.examples = self.examples_for(f"{subtask['task']} {request}")
+            kind = prompts.domains()["modes"]["interactive"][f"kind_{which}"].strip()
         user = prompts.render("programmer_user", task=subtask["task"],
                               outputs=("Outputs: " + ", ".join(outputs)) if outputs else "",
+                              kind=kind,
                               context=context_text(layout_context) if self.mode == "interactive" else "",
                               docs=retrieve.format_docs(docs))
         return extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))

@@ -177,8 +177,10 @@ class _Run:
             self.progress("generate", f"writing the {sub['domain']} script ({i + 1}/{len(plan['subtasks'])})",
                           {"subtask": i + 1, "domain": sub["domain"]})
             self.io.token("programmer", None)
+            # the designer's words help pick the kind of interactive script only for a one-step plan
             code = self.timed("generate", gen.write, self.client, sub, docs, self.req.layout_context,
-                              cancel=self.cancel, on_token=self.token_cb("programmer"))
+                              cancel=self.cancel, on_token=self.token_cb("programmer"),
+                              request=self.req.prompt if len(plan["subtasks"]) == 1 else "")
             parts.append(code)
         self.rec.set("sub_scripts", parts)
         if len(parts) == 1:
@@ -292,7 +294,8 @@ class _Run:
             entry = {"round": rnd, "script": script}
             findings, review = self.static(script)
             entry["findings"] = findings
-            dec = evaluator.from_static(findings, script)
+            dec = evaluator.from_static(findings, script) or evaluator.copied_example(
+                script, prompts.programmer_examples(), req.prompt)
             rep = None
             if dec is None and self.cfg == "no-exec-feedback":
                 dec = evaluator.decision("accept", "", "", "static")
@@ -349,7 +352,7 @@ class _Run:
         agent = Agent("programmer", system, examples)
         # the open layout (and the selection) is part of an interactive request, for the baselines too
         context = planner.context_text(req.layout_context) if req.mode == "interactive" else ""
-        user = prompts.render("programmer_user", task=req.prompt, outputs="", context=context,
+        user = prompts.render("programmer_user", task=req.prompt, outputs="", kind="", context=context,
                               docs=retrieve.format_docs(docs) if docs else "(none)")
         self.check_cancel()
         self.progress("generate", "writing the script", {"domain": domain})

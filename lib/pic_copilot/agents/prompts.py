@@ -39,6 +39,12 @@ def fewshot(name: str) -> tuple:
     return tuple(msgs)
 
 
+def programmer_examples() -> tuple:
+    """Every programmer few-shot example (all domains and kinds), as chat messages."""
+    names = sorted(p.stem for p in (PROMPTS_DIR / "fewshot").glob("programmer_*.json"))
+    return tuple(m for n in names for m in fewshot(n))
+
+
 @functools.lru_cache(maxsize=None)
 def domains() -> dict:
     """prompts/domains.toml: per-domain databases and programmer rules, per-mode rules, versions."""
