@@ -97,3 +97,17 @@ def test_json_parse_and_code_extraction():
         parse_json("nope", schema)
     assert extract_code("text\n```python\nprint(1)\n```\nmore") == "print(1)\n"
     assert extract_code("```python\nprint(2)\n") == "print(2)\n"  # unterminated (max_tokens)
+
+
+def test_missing_conventional_imports_are_added_after_docstring_and_future():
+    from pic_copilot.agents.checks import add_missing_imports, pyflakes_check
+
+    code = '"""Doc."""\nfrom __future__ import annotations\nrows = [[1, 2]]\ncsv.writer(open("t.csv", "w")).writerows(rows)\n' \
+           'print(np.pi, json.dumps({}), undefined_thing)\n'
+    fixed, added = add_missing_imports(code, pyflakes_check(code))
+    assert added == ["import csv", "import numpy as np", "import json"]
+    assert fixed.splitlines()[:5] == ['"""Doc."""', "from __future__ import annotations", "import csv",
+                                      "import numpy as np", "import json"]
+    left = [f["message"] for f in pyflakes_check(fixed) if f["severity"] == "error"]
+    assert left == ["line 8: undefined name 'undefined_thing'"]   # not a module: the programmer's job
+    assert add_missing_imports("print(1)\n", pyflakes_check("print(1)\n")) == ("print(1)\n", [])

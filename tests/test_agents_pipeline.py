@@ -417,3 +417,14 @@ def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
     assert "cell.shapes(" in shown and "gdsfactory" not in shown
     assert "write kind (A), pya only" in user_text(first)
     assert "worked example for a different task" in user_text(bodies(reqs, "Revise the script")[0])
+
+
+def test_a_forgotten_import_is_added_without_a_revision_round(executed):
+    code = "data = {'ports': 3}\nwith open('n.json', 'w') as f:\n    json.dump(data, f)\nprint('wrote n.json')\n"
+    steps = [plan(("data", "write n.json")), QUERIES, {"match": "Write the script", "content": fence(code)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="write the number 3 as ports to n.json")
+    assert out.ok and out.rounds == 1, out.message
+    assert out.script == "import json\n" + code and executed == ["import json\n" + code]
+    assert not bodies(reqs, "Revise the script")
+    assert any(e[0] == "check" and "added import json" in e[1] for e in io.events)
+    assert io.scripts[-1] == ("import json\n" + code, 1)   # the panel shows the script that ran

@@ -9,6 +9,7 @@ from pathlib import PurePath
 
 from . import prompts
 from .base import Agent
+from .checks import IMPORTS
 
 TARGETS = ["programmer", "query_generator", "planner"]
 SCHEMA = {
@@ -22,10 +23,7 @@ SCHEMA = {
     },
 }
 TB_CHARS = 1500
-IMPORT_HINTS = {"gf": "import gdsfactory as gf", "np": "import numpy as np", "pya": "import pya",
-                "kdb": "import klayout.db as kdb", "sax": "import sax", "jnp": "import jax.numpy as jnp",
-                "plt": "import matplotlib.pyplot as plt", "csv": "import csv", "json": "import json",
-                "math": "import math", "os": "import os"}
+IMPORT_HINTS = IMPORTS   # the pipeline adds these itself; the hint remains for other callers
 OUT_CHARS = 600
 # how to write a missing output, for the revision instructions (small models forget the format)
 WRITE_HINTS = {

@@ -293,6 +293,13 @@ class _Run:
             self.io.script(script, rnd)
             entry = {"round": rnd, "script": script}
             findings, review = self.static(script)
+            script, added = checks_mod.add_missing_imports(script, findings)
+            if added:   # a certain fix: made here instead of costing a revision round
+                sess.script = entry["script"] = script
+                entry["imports_added"] = added
+                self.io.script(script, rnd)
+                self.progress("check", f"added {'; '.join(added)}", {"imports_added": added})
+                findings, review = self.static(script)
             entry["findings"] = findings
             dec = evaluator.from_static(findings, script) or evaluator.copied_example(
                 script, prompts.programmer_examples(), req.prompt)
