@@ -220,7 +220,7 @@ def test_invalid_planner_json_twice_is_reported_clearly(history):
 
 
 def test_run_record_written_without_api_key(history):
-    steps = [plan(("data", "print 1")), QUERIES, {"match": "Write the script", "content": fence(f"print('done')")},
+    steps = [plan(("data", "print 1")), QUERIES, {"match": "Write the script", "content": fence("print('done')")},
              ACCEPT]
     out, io, reqs = run(steps)
     path = out.record_path

@@ -179,3 +179,19 @@ def test_cli_exit_codes(tiny_db, capsys):
     assert out[0]["id"] == "toy.routing.route_single"
     args = ap.parse_args(["api", "toy.nothing_here"])
     assert args.func(args) == 2
+
+
+def test_glossary_matching_and_file_errors(tmp_path):
+    from pic_copilot.retrieval.hybrid import Glossary
+
+    g = Glossary({"All-pass ring": ["a.ring_single"], "ring": ["a.ring_any"], "s bend": ["a.bend_s"]})
+    assert g.entries_for("an ALL PASS ring, then an S-bend") == ["a.ring_single", "a.bend_s"]   # longest term wins
+    assert g.entries_for("a rings list") == [] and g.entries_for("") == []
+    assert Glossary.load(tmp_path / "none.toml").entries_for("all pass ring") == []
+    bad = tmp_path / "glossary.toml"
+    bad.write_text('[terms]\n"all pass ring" = "a.ring_single"\n')
+    with pytest.raises(RetrievalError, match="needs a list of entry ids"):
+        Glossary.load(bad)
+    bad.write_text("[terms\n")
+    with pytest.raises(RetrievalError, match="not valid TOML"):
+        Glossary.load(bad)

@@ -1,7 +1,7 @@
 """Retrieval tests on the real, committed databases in databases/ (skipped if not built)."""
 from __future__ import annotations
 
-import time
+import json
 
 import pytest
 
@@ -64,17 +64,6 @@ def test_real_queries_top5(query, expected):
     assert expected in ids, ids
 
 
-def test_warm_hybrid_latency_budget():
-    api.search_apis("warm up", k=5)
-    lat = []
-    for q in ["connect two ports with a waveguide", "find places narrower than 0.4 um", "ring resonator", "merge polygons", "sax circuit from netlist"] * 4:
-        t0 = time.perf_counter()
-        api.search_apis(q, k=5)
-        lat.append(time.perf_counter() - t0)
-    lat.sort()
-    assert lat[len(lat) // 2] < 0.05  # budget is 20 ms; generous here for busy CI machines
-
-
 def test_exact_api_name_in_query_ranks_that_entry_first():
     """An identifier written verbatim beats longer relatives whose summaries read closer."""
     from pic_copilot.retrieval import search_apis
@@ -83,3 +72,19 @@ def test_exact_api_name_in_query_ranks_that_entry_first():
     assert ids[0] == "gdsfactory.components.mmi1x2", ids
     ids = [h["id"] for h in search_apis("Region width_check", db="pya", k=3)]
     assert ids[0] == "pya.Region.width_check", ids
+
+
+def test_glossary_terms_name_entries_that_exist_and_rank_them():
+    """Every id in databases/glossary.toml is in a database (a typo would silently do nothing),
+    and a designer's term finds the entry its manual summary does not word that way."""
+    from pic_copilot.retrieval import search_apis
+    from pic_copilot.retrieval.hybrid import Glossary
+    from pic_copilot.retrieval.paths import databases_dir
+
+    known = set()
+    for db in ("gdsfactory", "pya", "klayout_db", "sax"):
+        known |= {json.loads(line)["id"].split("#")[0] for line in (databases_dir() / db / "entries.jsonl").open()}
+    ids = {e for entries in Glossary.load().terms.values() for e in entries}
+    assert len(ids) >= 20 and sorted(ids - known) == []
+    q = "Create an all-pass ring resonator with a 10 um ring radius and a 0.2 um coupling gap, write ring.gds"
+    assert [h["id"] for h in search_apis(q, db="gdsfactory", k=3)][0] == "gdsfactory.components.ring_single"

@@ -6,18 +6,23 @@ formula incl. its epsilon floor for negative idf) over the summaries, computed f
 precomputed postings with corpus statistics of the selected databases taken together.
 Exact names: entries whose short name (the last dotted part of the id, e.g. ``mmi1x2``) is
 written verbatim in the query as an identifier form a third ranked list (best dense score
-first), so that asking for ``mmi1x2`` finds ``mmi1x2`` before ``mmi1x2_with_sbend``. Plain-language
-queries name no API and are not affected.
+first), so that asking for ``mmi1x2`` finds ``mmi1x2`` before ``mmi1x2_with_sbend``. The glossary
+(databases/glossary.toml) adds the entries its designer terms name ("all-pass ring" -> ring_single)
+to the same list. Other plain-language queries are not affected.
 Fusion: score(d) = sum_r w_r / (c + rank_r(d)), ranks 1-based, over the top ``depth`` of each.
 """
 from __future__ import annotations
 
 import math
 import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from .errors import RetrievalError
+from .paths import databases_dir
 from .store import Database
 from .tokenize import tokenize
 
@@ -36,6 +41,42 @@ def identifiers(text: str) -> set[str]:
             out.add(w.lower())
             out.add(last.lower())
     return out
+
+
+class Glossary:
+    """Designer terms -> entry ids (databases/glossary.toml); see that file for the format."""
+
+    def __init__(self, terms: dict[str, list[str]] | None = None):
+        self.terms = {_norm_words(k): list(v) for k, v in (terms or {}).items() if _norm_words(k)}
+        self._re = (re.compile(r"\b(" + "|".join(re.escape(t) for t in sorted(self.terms, key=len, reverse=True)) + r")\b")
+                    if self.terms else None)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Glossary":
+        """The glossary file (default databases/glossary.toml); a missing file is an empty glossary."""
+        path = path or databases_dir() / "glossary.toml"
+        if not path.exists():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise RetrievalError(f"glossary {path} is not valid TOML: {e}") from None
+        terms = data.get("terms") or {}
+        bad = [k for k, v in terms.items() if not (isinstance(v, list) and all(isinstance(x, str) for x in v))]
+        if bad:
+            raise RetrievalError(f"glossary {path}: each term needs a list of entry ids, e.g. "
+                                 f'"all pass ring" = ["gdsfactory.components.ring_single"] (check: {", ".join(bad[:3])})')
+        return cls(terms)
+
+    def entries_for(self, query: str) -> list[str]:
+        """Entry ids of the glossary terms that the query contains."""
+        if self._re is None:
+            return []
+        return [e for m in self._re.finditer(_norm_words(query)) for e in self.terms[m.group(1)]]
+
+
+def _norm_words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 @dataclass(frozen=True)
@@ -76,8 +117,10 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
 class Retriever:
     """Search over one or more loaded databases (global row numbers across them)."""
 
-    def __init__(self, dbs: list[Database], config: FusionConfig | None = None):
+    def __init__(self, dbs: list[Database], config: FusionConfig | None = None, glossary: "Glossary | None" = None):
         self.dbs = dbs
+        self.glossary = glossary if glossary is not None else Glossary.load()
+        self._by_id: dict[str, list[int]] | None = None
         self.config = config or FusionConfig()
         self.starts = np.cumsum([0] + [len(d) for d in dbs])
         self.n = int(self.starts[-1])
@@ -148,10 +191,25 @@ class Retriever:
             self._by_short_name = idx
         return self._by_short_name
 
+    def rows_of_ids(self) -> dict[str, list[int]]:
+        """entry id without its part suffix -> rows; built once on first use."""
+        if self._by_id is None:
+            idx: dict[str, list[int]] = {}
+            row = 0
+            for d in self.dbs:
+                for entry_id in d.ids:
+                    idx.setdefault(entry_id.split("#")[0], []).append(row)
+                    row += 1
+            self._by_id = idx
+        return self._by_id
+
     def name_ranking(self, query: str, dense: np.ndarray) -> list[int]:
-        """Rows whose short name the query writes verbatim, best dense score first."""
+        """Rows whose short name the query writes verbatim, or that a glossary term in the query
+        names, best dense score first."""
         names = self.short_names()
         rows = [r for w in identifiers(query) for r in names.get(w, ())]
+        by_id = self.rows_of_ids()
+        rows += [r for entry in self.glossary.entries_for(query) for r in by_id.get(entry, ())]
         return sorted(set(rows), key=lambda r: -float(dense[r]))
 
     # -- ranking
