@@ -1,4 +1,6 @@
 """Evaluator decisions that do not need an LLM."""
+import re
+
 import pytest
 
 from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, missing_outputs
@@ -52,6 +54,25 @@ def test_a_named_file_joins_the_outputs_of_the_step_that_mentions_it():
         {"domain": "drc", "task": "count width violations and write the number to drc.json"}]},
         "make mmi.gds, then write the violation count to drc.json")
     assert plan["subtasks"][1]["outputs"] == ["drc.json"] and plan["subtasks"][0]["outputs"] == ["mmi.gds"]
+
+
+@pytest.mark.parametrize("prompt, inputs, outputs", [
+    ("Run a minimum-width check of 0.5 um on layer 1/0 of in.gds and write the count to width.json", (), ["width.json"]),
+    ("Convert in.gds to OASIS as out.oas", (), ["out.oas"]),
+    ("Read design.gds and write layers.csv", (), ["layers.csv"]),
+    ("Run a small DRC deck on chip.gds and save drc.lyrdb", (), ["drc.lyrdb"]),
+    ("Prepare in.gds for a foundry: remap the layers and write foundry.oas", ("in.gds",), ["foundry.oas"]),
+    ("make an MMI and save it as mmi.gds", (), ["mmi.gds"]),
+])
+def test_files_the_request_reads_are_not_outputs(prompt, inputs, outputs):
+    from pic_copilot.agents.planner import normalise, requested_files
+
+    assert requested_files(prompt, inputs) == outputs
+    # the planner's own "outputs": [in.gds, width.json] for "check in.gds, write width.json" loses in.gds
+    named = re.findall(r"[\w.]+\.(?:gds|oas|json|csv|lyrdb)\b", prompt)
+    raw = {"subtasks": [{"domain": "drc", "task": prompt, "outputs": named}]}
+    plan = normalise(raw, prompt, "sandbox", inputs)
+    assert plan["subtasks"][0]["outputs"] == outputs and plan["requested_files"] == outputs
 
 
 def test_static_api_error_names_the_offending_line():

@@ -138,10 +138,11 @@ class _Run:
     def make_plan(self, sess: Session, extra: str = "") -> dict:
         self.check_cancel()
         if self.cfg == "no-multi-agent":
-            plan = planner.single_plan(self.req.prompt)
+            plan = planner.single_plan(self.req.prompt, inputs=tuple(self.req.inputs or ()))
         else:
             plan = self.timed("plan", planner.plan, sess.planner, self.client, self.req.prompt, self.req.mode,
-                              self.req.layout_context, cancel=self.cancel, extra=extra)
+                              self.req.layout_context, cancel=self.cancel, extra=extra,
+                              inputs=tuple(self.req.inputs or ()))
         self.plan = sess.plan = plan
         self.rec.set("plan", plan)
         self.progress("plan", f"{len(plan['subtasks'])} subtask(s): "
@@ -342,7 +343,7 @@ class _Run:
     def single_shot(self) -> Outcome:
         """zero-shot and icl-rag baselines: one LLM call, then one run."""
         req = self.req
-        self.plan = planner.single_plan(req.prompt)
+        self.plan = planner.single_plan(req.prompt, inputs=tuple(req.inputs or ()))
         domain = self.plan["subtasks"][0]["domain"]
         cfg = prompts.domains()
         system = prompts.render("programmer", domain_title=cfg[domain]["title"], versions=cfg["versions"]["text"],

@@ -46,9 +46,28 @@ def context_text(layout_context: dict | None) -> str:
     return text
 
 
-def requested_files(prompt: str) -> list[str]:
-    """File names written literally in the request (e.g. mmi.gds)."""
-    return sorted(set(re.findall(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html)\b", prompt)))
+_FILE = re.compile(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html)\b")
+# "... of in.gds", "read design.gds", "convert chip.gds to ...": the file is read, not written
+_READ_BEFORE = re.compile(r"(\bof|\bfrom|\bon|\bread\w*|\bload\w*|\bopen\w*|\bconvert\w*|\bimport\w*)"
+                          r"\s+(?:the\s+)?(?:(?:gds|oasis|layout|file|csv|json)\s+)*$", re.IGNORECASE)
+
+
+def requested_files(prompt: str, inputs=()) -> list[str]:
+    """File names written literally in the request (e.g. mmi.gds) that the script must write.
+
+    Args:
+        prompt: the request.
+        inputs: names of files the run starts with (Request.inputs); they are read, not written.
+    A name written right after "of", "from", "on", "read", "load", "open", "convert" or "import" is read
+    too ("a width check on layer 1/0 of in.gds"), unless it is also written somewhere else in the
+    request as a plain mention.
+    """
+    names: dict[str, bool] = {}
+    for m in _FILE.finditer(prompt):
+        read = bool(_READ_BEFORE.search(prompt[max(0, m.start() - 40):m.start()]))
+        names[m.group(0)] = names.get(m.group(0), True) and read
+    skip = {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
+    return sorted(n for n, read in names.items() if not read and n.rsplit("/", 1)[-1] not in skip)
 
 
 _PLACE = re.compile(r"\b(place|insert|put|add|import|load|instantiate)\b", re.IGNORECASE)
@@ -66,8 +85,22 @@ def is_placement_step(subtask: dict, earlier_outputs: set[str]) -> bool:
             and files <= earlier_outputs and not subtask.get("outputs"))
 
 
-def normalise(plan: dict, prompt: str, mode: str = "sandbox") -> dict:
+def normalise(plan: dict, prompt: str, mode: str = "sandbox", inputs=()) -> dict:
+    """Clean a planner answer: drop empty and (interactive) placement-only steps, give each file the
+    designer asked for to the step that mentions it, and never list an input file as an output
+    (a small planner writes "outputs: in.gds" for "check in.gds", and the programmer then overwrites it).
+
+    Args:
+        plan: the planner's JSON.
+        prompt: the designer's request.
+        mode: "interactive" or "sandbox".
+        inputs: names of the files the run starts with (Request.inputs).
+    """
+    wanted = requested_files(prompt, inputs)
+    read = {n for n in _FILE.findall(prompt) if n not in wanted} | {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
     subtasks = [s for s in plan.get("subtasks", []) if s.get("task", "").strip()]
+    for s in subtasks:
+        s["outputs"] = [o for o in s.get("outputs") or [] if o.rsplit("/", 1)[-1] not in read]
     if mode == "interactive":
         kept, written = [], set()
         for s in subtasks:
@@ -81,26 +114,26 @@ def normalise(plan: dict, prompt: str, mode: str = "sandbox") -> dict:
         s.setdefault("outputs", [])
     # a file the designer named belongs to the step whose text mentions it (small models often
     # write "print the count to drc.json" and leave outputs empty, and then the programmer forgets it)
-    for name in requested_files(prompt):
+    for name in wanted:
         if not any(name in st["outputs"] for st in subtasks):
             owner = next((st for st in reversed(subtasks) if name in st.get("task", "")), None)
             if owner is not None:
                 owner["outputs"].append(name)
     return {"thoughts": plan.get("thoughts", ""), "composite": len(subtasks) > 1, "subtasks": subtasks,
-            "requested_files": requested_files(prompt)}
+            "requested_files": wanted}
 
 
 def plan(agent: Agent, client, prompt: str, mode: str, layout_context: dict | None, cancel=None,
-         extra: str = "") -> dict:
+         extra: str = "", inputs=()) -> dict:
     """Ask the planner; returns {"thoughts", "composite", "subtasks": [{domain, task, outputs}], "requested_files"}."""
     user = prompts.render("planner_user", mode=mode, context=context_text(layout_context),
                           prompt=prompt + (f"\n{extra}" if extra else ""))
-    return normalise(agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=400), prompt, mode)
+    return normalise(agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=400), prompt, mode, inputs)
 
 
-def single_plan(prompt: str, domain: str = "layout") -> dict:
+def single_plan(prompt: str, domain: str = "layout", inputs=()) -> dict:
     """A one-step plan without the planner (zero-shot and other baselines)."""
-    return normalise({"subtasks": [{"domain": guess_domain(prompt) or domain, "task": prompt}]}, prompt)
+    return normalise({"subtasks": [{"domain": guess_domain(prompt) or domain, "task": prompt}]}, prompt, inputs=inputs)
 
 
 def guess_domain(prompt: str) -> str | None:
