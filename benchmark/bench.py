@@ -67,11 +67,10 @@ import pya  # noqa: E402,F401  (KLayout's own, checked above)
 
 from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only modules)
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
+from pic_copilot.pipeline_configs import BENCH_CONFIGS  # noqa: E402
 from pic_copilot_plugin import bridge  # noqa: E402
 
-LLM_CONFIGS = ("zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback",
-               "no-exploration")
-ALL_CONFIGS = LLM_CONFIGS + ("oracle",)
+ALL_CONFIGS = BENCH_CONFIGS
 
 
 def log(msg, always=False):

@@ -26,13 +26,14 @@ from ..config import Settings, load_settings
 from ..execution import changed_layout, execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
+from ..pipeline_configs import PIPELINE_CONFIGS
 from ..pipeline_io import Outcome, PipelineIO, Request
 from . import checks as checks_mod
 from . import evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from .generators import ScriptGenerator, check_databases, Synthesizer, describe_hits
 
-CONFIGS = ("full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent", "no-exec-feedback", "no-exploration")
+CONFIGS = PIPELINE_CONFIGS
 #: configurations that use the observed behaviour of the installed APIs (pic_copilot.explore)
 OBSERVING = ("full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
 MAX_SESSIONS = 32

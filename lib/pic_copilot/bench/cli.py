@@ -14,8 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-CONFIGS = ("oracle", "zero-shot", "icl-rag", "full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback",
-           "no-exploration")
+from ..pipeline_configs import BENCH_CONFIGS
+
+CONFIGS = BENCH_CONFIGS
 
 
 def _root() -> Path:
