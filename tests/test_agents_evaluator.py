@@ -96,6 +96,20 @@ def test_a_requested_length_missing_from_the_script_sends_it_back():
     assert missing_values(prompt, "c = f(length_mmi=20, gap_mmi=0.5)") is None
     assert missing_values(prompt, "c = f(length_mmi=20000, gap=500)") is None   # dbu / nm spellings count
     assert missing_values("make a 1x2 MMI", "c = f()") is None
+    # a centred 100 um square is written as -50..50
+    assert missing_values("a 100 x 100 um square centred on the origin", "box = DBox(-50, -50, 50, 50)") is None
+
+
+def test_reference_solutions_pass_the_cell_name_check_and_the_wrong_name_variant_does_not():
+    from pathlib import Path
+
+    from pic_copilot.agents.evaluator import missing_names
+    from pic_copilot.bench.tasks import load_tasks
+
+    tasks = load_tasks(Path(__file__).resolve().parents[1] / "benchmark" / "tasks")
+    assert [t.id for t in tasks if missing_names(t.prompt, t.solution)] == []
+    b01 = next(t for t in tasks if t.id == "b01_straight_wg")
+    assert missing_names(b01.prompt, b01.wrong["wrong_cellname"]) is not None
 
 
 @pytest.mark.parametrize("prompt, names", [

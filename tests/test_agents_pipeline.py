@@ -428,3 +428,43 @@ def test_a_forgotten_import_is_added_without_a_revision_round(executed):
     assert not bodies(reqs, "Revise the script")
     assert any(e[0] == "check" and "added import json" in e[1] for e in io.events)
     assert io.scripts[-1] == ("import json\n" + code, 1)   # the panel shows the script that ran
+
+
+def test_the_designers_words_reach_the_programmer_and_overrule_a_planner_that_adds_gdsfactory():
+    """b08 with the 1.5B planner: "a 100 x 100 um square on 10/0 in a new cell PAD, placed in the
+    current cell" became "Create a new cell named PAD with gdsfactory's generic PDK"."""
+    request = ("Create a new cell named PAD holding a 100 x 100 um square on layer 10/0 centred on the cell's "
+               "origin, and place one instance of PAD in the current cell at (200, 0) um.")
+    rewritten = "Create a new cell named PAD with gdsfactory's generic PDK, default parameters, and write it to pad.gds."
+    code = ("pad = layout.create_cell('PAD')\npad.shapes(layout.layer(10, 0)).insert(pya.DBox(-50, -50, 50, 50))\n"
+            "cell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))\nprint('placed PAD')\n")
+
+    class Bridge:
+        def run_code(self, code):
+            return {"ok": True, "stdout": "placed PAD", "stderr": "", "exception": None,
+                    "changes": {"cells_added": ["PAD"], "changed": True}}
+
+        def insert_files(self, paths):
+            raise AssertionError("not expected")
+
+        def undo(self):
+            return {"ok": True}
+
+    steps = [plan(("layout", rewritten)), QUERIES, {"match": "Write the script", "content": fence(code)}, ACCEPT]
+    out, io, reqs = run(steps, prompt=request, mode="interactive", bridge=Bridge())
+    assert out.ok, out.message
+    body = bodies(reqs, "Write the script")[0]
+    assert f"The designer's words: {request}" in user_text(body)
+    assert "write kind (A), pya only" in user_text(body)
+    assert "gdsfactory" not in " ".join(m["content"] for m in body["messages"][1:-1])
+
+
+def test_a_request_word_check_sends_a_script_back_once_then_the_judge_decides(executed):
+    """"a 0.2 um gap" may be a consequence the script never writes: one revision, then the LLM judge."""
+    code = "print('ring with the default gap')\n"
+    steps = [plan(("data", "print the ring")), QUERIES, {"match": "Write the script", "content": fence(code)},
+             {"match": "Revise the script", "content": fence(code.replace("default", "same"))}, ACCEPT]
+    out, io, reqs = run(steps, prompt="print a ring whose bus leaves a 0.2 um gap")
+    assert out.ok and out.rounds == 2, out.message
+    assert "0.2 um" in user_text(bodies(reqs, "Revise the script")[0])
+    assert len(bodies(reqs, "Evaluate this result")) == 1

@@ -221,8 +221,9 @@ def missing_values(prompt: str, script: str) -> dict | None:
         return None
     numbers = {float(n.value) for n in ast.walk(tree)
                if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)}
-    def present(v: float) -> bool:
-        return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers for c in (v, v * 1e3, v * 1e-3))
+    def present(v: float) -> bool:   # in um, nm or mm, or halved (a centred box spans -v/2..v/2)
+        return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
+                   for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
     missing = [text for text, v in wanted if not present(v)]
     if not missing:
         return None

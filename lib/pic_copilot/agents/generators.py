@@ -32,6 +32,16 @@ _COMPONENT_WORDS = re.compile(
     r"waveguide|straight)\w*", re.IGNORECASE)
 
 
+def explicit_kind(text: str) -> str | None:
+    """The kind a text names outright: gdsfactory/the PDK -> "new", the current/selected cell,
+    shapes or layout -> "edit"; None when it names neither."""
+    if _EXPLICIT_GF.search(text):
+        return "new"
+    if _EDITS_OPEN_LAYOUT.search(text):
+        return "edit"
+    return None
+
+
 def interactive_kind(text: str) -> str:
     """Which kind of interactive script a task needs: "new" (build a gdsfactory component that
     pic-copilot places in the layout) or "edit" (pya on the open layout).
@@ -40,11 +50,7 @@ def interactive_kind(text: str) -> str:
     "edit" ("draw a waveguide in the current cell" is pya); photonic component words alone mean
     "new"; anything else (layer geometry) is an edit.
     """
-    if _EXPLICIT_GF.search(text):
-        return "new"
-    if _EDITS_OPEN_LAYOUT.search(text):
-        return "edit"
-    return "new" if _COMPONENT_WORDS.search(text) else "edit"
+    return explicit_kind(text) or ("new" if _COMPONENT_WORDS.search(text) else "edit")
 
 
 def check_databases(choice: dict[str, tuple[str, ...]], available: tuple[str, ...] | None = None) -> None:
@@ -89,16 +95,16 @@ class ScriptGenerator:
         cfg = prompts.domains()
         system = prompts.render("programmer", domain_title=spec["title"], versions=cfg["versions"]["text"],
                                 domain_rules=spec["rules"].strip(), mode_rules=cfg["modes"][mode]["rules"].strip())
-        self.programmer = Agent("programmer", system, self.examples_for(""))
+        self.programmer = Agent("programmer", system, self.examples_for_kind("edit"))
         self.docs: list[dict] = []   # the chunks the programmer saw last
 
-    def examples_for(self, task: str) -> tuple:
-        """The programmer's worked examples for a task: in interactive mode only those of the kind
-        the task needs, since a small model copies the example nearest to its answer."""
+    def examples_for_kind(self, kind: str) -> tuple:
+        """The programmer's worked examples: in interactive mode only those of the kind ("edit" or
+        "new") the task needs, since a small model copies the example nearest to its answer."""
         own = prompts.fewshot(f"programmer_{self.domain}")
         if self.mode != "interactive" or self.domain not in EDITING_DOMAINS:
             return own
-        if interactive_kind(task) == "edit":
+        if kind == "edit":
             return prompts.fewshot("programmer_interactive_edit")
         return own + prompts.fewshot("programmer_interactive_new")
 
@@ -142,18 +148,21 @@ class ScriptGenerator:
             subtask: {"task", "outputs"} from the plan.
             docs: retrieved documentation chunks.
             layout_context: the open layout's summary (interactive mode).
-            request: the designer's words when the plan has one subtask; with the subtask they
-                decide which kind of interactive script (pya edit or new component) to show.
+            request: the designer's own words. They go to the programmer next to the planner's
+                rewrite (a small planner drops sizes and layers, or adds "with gdsfactory"), and
+                in interactive mode what they say outright decides the kind of script.
         """
         self.docs = docs
         outputs = subtask.get("outputs") or []
         kind = ""
         if self.mode == "interactive" and self.domain in EDITING_DOMAINS:
-            which = interactive_kind(f"{subtask['task']} {request}")
-            self.programmer.examples = self.examples_for(f"{subtask['task']} {request}")
+            which = explicit_kind(request) or interactive_kind(f"{subtask['task']} {request}")
+            self.programmer.examples = self.examples_for_kind(which)
             kind = prompts.domains()["modes"]["interactive"][f"kind_{which}"].strip()
+        same = request.strip() == subtask["task"].strip()
         user = prompts.render("programmer_user", task=subtask["task"],
                               outputs=("Outputs: " + ", ".join(outputs)) if outputs else "",
+                              request="" if same or not request.strip() else f"The designer's words: {request.strip()}",
                               kind=kind,
                               context=context_text(layout_context) if self.mode == "interactive" else "",
                               docs=retrieve.format_docs(docs))

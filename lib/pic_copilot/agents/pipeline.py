@@ -84,6 +84,7 @@ class _Run:
     def __init__(self, request: Request, io: PipelineIO, settings: Settings, client: LLMClient):
         self.req, self.io, self.settings, self.client = request, io, settings, client
         self.cfg = request.config or "full"
+        self._hinted: set[str] = set()   # request-word checks already sent back (see hint_once)
         if self.cfg not in CONFIGS:
             raise ValueError(f"unknown pipeline configuration {self.cfg!r}; use one of {', '.join(CONFIGS)}")
         if request.mode not in ("sandbox", "interactive"):
@@ -179,10 +180,8 @@ class _Run:
             self.progress("generate", f"writing the {sub['domain']} script ({i + 1}/{len(plan['subtasks'])})",
                           {"subtask": i + 1, "domain": sub["domain"]})
             self.io.token("programmer", None)
-            # the designer's words help pick the kind of interactive script only for a one-step plan
             code = self.timed("generate", gen.write, self.client, sub, docs, self.req.layout_context,
-                              cancel=self.cancel, on_token=self.token_cb("programmer"),
-                              request=self.req.prompt if len(plan["subtasks"]) == 1 else "")
+                              cancel=self.cancel, on_token=self.token_cb("programmer"), request=self.req.prompt)
             parts.append(code)
         self.rec.set("sub_scripts", parts)
         if len(parts) == 1:
@@ -264,6 +263,23 @@ class _Run:
                       {"findings": findings, "review_checks": [c.name for c in review]})
         return findings, review
 
+    def hint_once(self, script: str) -> dict | None:
+        """The requested-value and cell-name checks, each sent back at most once per request.
+
+        They read the request's words, so they can be wrong (a centred 100 um box is written as
+        +-50, "a 0.2 um gap" may only be a consequence); after one revision the LLM judge decides.
+        After feedback the designer's latest words set the values ("make it 20 um instead").
+        """
+        words = self.req.feedback[-1] if self.req.feedback else self.req.prompt
+        for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names)):
+            if name in self._hinted:
+                continue
+            dec = check(words, script)
+            if dec is not None:
+                self._hinted.add(name)
+                return dec
+        return None
+
     # ------------------------------------------------------------------ the loop
     def go(self) -> Outcome:
         if self.cfg in ("zero-shot", "icl-rag"):
@@ -312,9 +328,7 @@ class _Run:
                 rep = self.run_script(script)
                 entry["execution"] = evaluator.execution_summary(rep)
                 dec = (evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
-                       # after feedback the designer's latest words set the values ("make it 20 um instead")
-                       or evaluator.missing_values(req.feedback[-1] if req.feedback else req.prompt, script)
-                       or evaluator.missing_names(req.feedback[-1] if req.feedback else req.prompt, script))
+                       or self.hint_once(script))
                 if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
                     self.check_cancel()
                     dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
@@ -361,7 +375,7 @@ class _Run:
         agent = Agent("programmer", system, examples)
         # the open layout (and the selection) is part of an interactive request, for the baselines too
         context = planner.context_text(req.layout_context) if req.mode == "interactive" else ""
-        user = prompts.render("programmer_user", task=req.prompt, outputs="", kind="", context=context,
+        user = prompts.render("programmer_user", task=req.prompt, outputs="", request="", kind="", context=context,
                               docs=retrieve.format_docs(docs) if docs else "(none)")
         self.check_cancel()
         self.progress("generate", "writing the script", {"domain": domain})
