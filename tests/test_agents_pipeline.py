@@ -468,3 +468,17 @@ def test_a_request_word_check_sends_a_script_back_once_then_the_judge_decides(ex
     assert out.ok and out.rounds == 2, out.message
     assert "0.2 um" in user_text(bodies(reqs, "Revise the script")[0])
     assert len(bodies(reqs, "Evaluate this result")) == 1
+
+
+def test_a_script_cut_off_at_the_length_limit_goes_back_without_running(executed):
+    """A small model that repeats a line fills max_tokens; say so instead of reporting its syntax error."""
+    cut = "ports = {}\n" + "ports['o1'] = 1\n" * 20 + "print(ports['o"
+    good = "ports = {f'o{i}': i for i in range(1, 21)}\nprint(len(ports))\n"
+    steps = [plan(("data", "count ports")), QUERIES,
+             {"match": "Write the script", "content": fence(cut), "finish_reason": "length"},
+             {"match": "Revise the script", "content": fence(good)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="make a table of 20 ports and print how many")
+    assert out.ok and out.rounds == 2, out.message
+    text = user_text(bodies(reqs, "Revise the script")[0])
+    assert "cut off at the answer length limit" in text and "SyntaxError" not in text
+    assert executed == [good]

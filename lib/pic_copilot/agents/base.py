@@ -26,12 +26,14 @@ class Agent:
         system: the role prompt.
         examples: few-shot messages (user/assistant pairs) placed after the system prompt.
         memory: this agent's earlier exchanges in the current request (and its feedback continuations).
+        last_finish: why the latest free-text answer ended ("stop"; "length"/"max_tokens" = cut off).
     """
 
     name: str
     system: str
     examples: tuple = ()
     memory: list[dict] = field(default_factory=list)
+    last_finish: str | None = None   # finish reason of the latest answer ("length": cut off)
 
     def messages(self, user: str, with_memory: bool = True) -> list[dict]:
         msgs = [{"role": "system", "content": self.system}, *self.examples]
@@ -51,6 +53,7 @@ class Agent:
         res = client.chat(self.messages(user, with_memory), agent=self.name, stream=on_token is not None,
                           on_token=on_token, cancel=cancel, max_tokens=max_tokens, temperature=temperature)
         self.remember(user, res.text)
+        self.last_finish = res.finish_reason
         return res.text
 
     def ask_json(self, client: LLMClient, user: str, schema: dict, *, cancel: threading.Event | None = None,

@@ -156,6 +156,18 @@ def copied_example(script: str, examples: tuple | list, task: str = "") -> dict 
     return None
 
 
+CUT_OFF = ("length", "max_tokens")   # OpenAI-compatible / Anthropic finish reasons of a cut-off answer
+
+
+def cut_off(agent: str) -> dict:
+    """Revise without checking: the script ended at the answer length limit, so it is incomplete.
+    (A small model that starts repeating a line fills the whole limit with it.)"""
+    return decision("revise", "programmer",
+                    f"The {agent}'s script was cut off at the answer length limit, so it is incomplete. Write a "
+                    "shorter complete script: use a loop instead of repeating lines, leave out anything the task "
+                    "does not ask for, and keep comments short.", "cut-off")
+
+
 def from_execution(rep: dict) -> dict | None:
     """Revise when the run failed: the traceback goes to the programmer."""
     if rep.get("ok"):

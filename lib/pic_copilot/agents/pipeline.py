@@ -85,6 +85,7 @@ class _Run:
         self.req, self.io, self.settings, self.client = request, io, settings, client
         self.cfg = request.config or "full"
         self._hinted: set[str] = set()   # request-word checks already sent back (see hint_once)
+        self.cut_off_by: str | None = None   # the agent whose answer (the current script) hit the length limit
         if self.cfg not in CONFIGS:
             raise ValueError(f"unknown pipeline configuration {self.cfg!r}; use one of {', '.join(CONFIGS)}")
         if request.mode not in ("sandbox", "interactive"):
@@ -173,6 +174,7 @@ class _Run:
 
     def generate(self, sess: Session, plan: dict) -> str:
         parts = []
+        self.cut_off_by = None
         for i, sub in enumerate(plan["subtasks"]):
             gen = sess.generator(sub["domain"])
             docs = self.find_docs(gen, sub["task"])
@@ -183,14 +185,19 @@ class _Run:
             code = self.timed("generate", gen.write, self.client, sub, docs, self.req.layout_context,
                               cancel=self.cancel, on_token=self.token_cb("programmer"), request=self.req.prompt)
             parts.append(code)
+            if gen.programmer.last_finish in evaluator.CUT_OFF:
+                self.cut_off_by = "programmer"
         self.rec.set("sub_scripts", parts)
         if len(parts) == 1:
             return parts[0]
         self.check_cancel()
         self.progress("synthesize", f"merging {len(parts)} scripts", {"parts": len(parts)})
         self.io.token("synthesizer", None)
-        return self.timed("synthesize", sess.synthesizer.merge, self.client, plan, parts, cancel=self.cancel,
-                          on_token=self.token_cb("synthesizer"))
+        merged = self.timed("synthesize", sess.synthesizer.merge, self.client, plan, parts, cancel=self.cancel,
+                            on_token=self.token_cb("synthesizer"))
+        if sess.synthesizer.agent.last_finish in evaluator.CUT_OFF:
+            self.cut_off_by = "synthesizer"
+        return merged
 
     def primary(self, sess: Session) -> ScriptGenerator:
         domain = (self.plan or planner.single_plan(self.req.prompt))["subtasks"][0]["domain"]
@@ -211,8 +218,10 @@ class _Run:
                                   lookup=dec.get("lookup"))
         self.progress("generate", "revising the script", {"target": target})
         self.io.token("programmer", None)
-        return self.timed("generate", gen.revise, self.client, script, dec["instructions"], docs=docs,
+        code = self.timed("generate", gen.revise, self.client, script, dec["instructions"], docs=docs,
                           cancel=self.cancel, on_token=self.token_cb("programmer"))
+        self.cut_off_by = "programmer" if gen.programmer.last_finish in evaluator.CUT_OFF else None
+        return code
 
     def discard_applied(self) -> None:
         """Undo the open-layout change of an attempt that was not accepted, so attempts never pile up
@@ -319,8 +328,9 @@ class _Run:
                 self.progress("check", f"added {'; '.join(added)}", {"imports_added": added})
                 findings, review = self.static(script)
             entry["findings"] = findings
-            dec = evaluator.from_static(findings, script) or evaluator.copied_example(
-                script, prompts.programmer_examples(), req.prompt)
+            dec = ((evaluator.cut_off(self.cut_off_by) if self.cut_off_by else None)
+                   or evaluator.from_static(findings, script)
+                   or evaluator.copied_example(script, prompts.programmer_examples(), req.prompt))
             rep = None
             if dec is None and self.cfg == "no-exec-feedback":
                 dec = evaluator.decision("accept", "", "", "static")

@@ -11,6 +11,7 @@ It speaks the real protocol (``POST /v1/chat/completions``, JSON or Server-Sent 
     {"content": "...", "drop_after": 2}       stream 2 chunks, then close without [DONE]
     {"delay": 5, "content": "..."}            sleep before answering (timeouts)
     {"raw": "not json"}                       a 200 answer whose body is not JSON
+    {"content": "...", "finish_reason": "length"}  an answer cut off at max_tokens
     {"match": "substring", ...}               only used when the last user message contains it
 
 When the steps run out, the last step repeats. A step may also be chosen by ``match``:
@@ -131,7 +132,7 @@ class ScriptedLLM:
                         "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()),
                         "model": server.model,
                         "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                     "finish_reason": "stop"}],
+                                     "finish_reason": step.get("finish_reason", "stop")}],
                         "usage": {"prompt_tokens": _count(body), "completion_tokens": max(1, len(content) // 4),
                                   "total_tokens": _count(body) + max(1, len(content) // 4)},
                     })
@@ -189,7 +190,7 @@ class ScriptedLLM:
                     self.wfile.flush()
                     return
                 final = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "model": server.model,
-                         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                         "choices": [{"index": 0, "delta": {}, "finish_reason": step.get("finish_reason", "stop")}],
                          "usage": {"prompt_tokens": 10, "completion_tokens": max(1, len(content) // 4)}}
                 self.wfile.write(f"data: {json.dumps(final)}\n\ndata: [DONE]\n\n".encode())
                 self.wfile.flush()
