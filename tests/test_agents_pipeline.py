@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
@@ -288,6 +289,24 @@ def test_zero_shot_is_one_call():
     steps = [{"content": fence("print('zero')")}]
     out, io, reqs = run(steps, config="zero-shot")
     assert out.ok and len(reqs) == 1 and "retrieve" not in io.stages()
+    assert not re.search(r"\$[a-z_]+", user_text(reqs[0])), "a prompt placeholder was left unfilled"
+
+
+def test_a_programmer_stuck_on_one_script_starts_over_without_it(executed):
+    """The 1.5B model answered the same broken script to a revision and to the retry at a higher
+    temperature (m01); the third try is a fresh conversation told only what was wrong."""
+    bad = "print(undefined_layer_name)\n"
+    good = "print('fixed')\n"
+    steps = [plan(("data", "print it")), QUERIES,
+             {"match": "An earlier script for this task failed", "content": fence(good)},
+             {"match": "Write the script", "content": fence(bad)},
+             {"match": "Revise the script", "content": fence(bad)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="print it")
+    assert out.ok and out.rounds == 2 and out.script == good, out.message
+    fresh = bodies(reqs, "An earlier script for this task failed")
+    assert len(fresh) == 1 and "undefined_layer_name" in user_text(fresh[0])
+    assert not any(bad.strip() in m["content"] for m in fresh[0]["messages"] if m["role"] == "assistant")
+    assert not re.search(r"\$[a-z_]+", user_text(fresh[0]))
 
 
 def test_interactive_pya_script_runs_through_bridge():

@@ -97,6 +97,7 @@ class ScriptGenerator:
                                 domain_rules=spec["rules"].strip(), mode_rules=cfg["modes"][mode]["rules"].strip())
         self.programmer = Agent("programmer", system, self.examples_for_kind("edit"))
         self.docs: list[dict] = []   # the chunks the programmer saw last
+        self._last_write: dict | None = None   # the latest write() request, for a fresh start
 
     def examples_for_kind(self, kind: str) -> tuple:
         """The programmer's worked examples: in interactive mode only those of the kind ("edit" or
@@ -141,7 +142,7 @@ class ScriptGenerator:
 
     # -- programmer
     def write(self, client, subtask: dict, docs: list[dict], layout_context: dict | None, cancel=None,
-              on_token=None, request: str = "") -> str:
+              on_token=None, request: str = "", avoid: str = "") -> str:
         """The programmer's script for one subtask.
 
         Args:
@@ -151,8 +152,11 @@ class ScriptGenerator:
             request: the designer's own words. They go to the programmer next to the planner's
                 rewrite (a small planner drops sizes and layers, or adds "with gdsfactory"), and
                 in interactive mode what they say outright decides the kind of script.
+            avoid: why an earlier script for this task failed (a fresh start after the
+                programmer got stuck repeating it).
         """
         self.docs = docs
+        self._last_write = {"subtask": subtask, "layout_context": layout_context, "request": request}
         outputs = subtask.get("outputs") or []
         kind = ""
         if self.mode == "interactive" and self.domain in EDITING_DOMAINS:
@@ -164,6 +168,8 @@ class ScriptGenerator:
                               outputs=("Outputs: " + ", ".join(outputs)) if outputs else "",
                               request="" if same or not request.strip() else f"The designer's words: {request.strip()}",
                               kind=kind,
+                              avoid=f"An earlier script for this task failed; write a different one. What was wrong:\n{avoid[:800]}"
+                              if avoid else "",
                               context=context_text(layout_context) if self.mode == "interactive" else "",
                               docs=retrieve.format_docs(docs))
         return extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))
@@ -184,6 +190,15 @@ class ScriptGenerator:
             code = extract_code(self.programmer.ask_text(
                 client, user + "\nYour last answer repeated the same script unchanged; change it to fix the errors.",
                 cancel=cancel, on_token=on_token, temperature=0.7))
+        if code.strip() == script.strip() and self._last_write is not None:
+            # still stuck (a 1.5B model answered the same script 5 times in a row): start over without
+            # the failed script in view, told only what was wrong with it
+            if on_token is not None:
+                on_token(None)
+            self.programmer.memory.clear()
+            w = self._last_write
+            code = self.write(client, w["subtask"], self.docs, w["layout_context"], cancel=cancel, on_token=on_token,
+                              request=w["request"], avoid=instructions)
         return code
 
 

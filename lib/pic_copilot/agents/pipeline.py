@@ -385,7 +385,7 @@ class _Run:
         agent = Agent("programmer", system, examples)
         # the open layout (and the selection) is part of an interactive request, for the baselines too
         context = planner.context_text(req.layout_context) if req.mode == "interactive" else ""
-        user = prompts.render("programmer_user", task=req.prompt, outputs="", request="", kind="", context=context,
+        user = prompts.render("programmer_user", task=req.prompt, outputs="", request="", kind="", avoid="", context=context,
                               docs=retrieve.format_docs(docs) if docs else "(none)")
         self.check_cancel()
         self.progress("generate", "writing the script", {"domain": domain})
