@@ -75,6 +75,18 @@ def test_files_the_request_reads_are_not_outputs(prompt, inputs, outputs):
     assert plan["subtasks"][0]["outputs"] == outputs and plan["requested_files"] == outputs
 
 
+def test_a_data_file_nobody_asked_for_is_not_an_output():
+    from pic_copilot.agents.planner import normalise
+
+    raw = {"subtasks": [{"domain": "layout", "task": "add a box and write the count to added.json",
+                         "outputs": ["added.json", "box.gds"]}]}
+    assert normalise(raw, "add a 10 x 5 um box on layer 2/0", "interactive")["subtasks"][0]["outputs"] == ["box.gds"]
+    two = {"subtasks": [{"domain": "layout", "task": "write ports to tmp.csv", "outputs": ["tmp.csv"]},
+                        {"domain": "data", "task": "read tmp.csv and plot it to p.png", "outputs": ["p.png"]}]}
+    plan = normalise(two, "plot the ports to p.png")
+    assert [s["outputs"] for s in plan["subtasks"]] == [["tmp.csv"], ["p.png"]]   # read by a later step
+
+
 def test_static_api_error_names_the_offending_line():
     from pic_copilot.agents.evaluator import from_static
 

@@ -99,8 +99,13 @@ def normalise(plan: dict, prompt: str, mode: str = "sandbox", inputs=()) -> dict
     wanted = requested_files(prompt, inputs)
     read = {n for n in _FILE.findall(prompt) if n not in wanted} | {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
     subtasks = [s for s in plan.get("subtasks", []) if s.get("task", "").strip()]
-    for s in subtasks:
-        s["outputs"] = [o for o in s.get("outputs") or [] if o.rsplit("/", 1)[-1] not in read]
+    for i, s in enumerate(subtasks):
+        # a data file is an output only if the designer named it or a later step reads it: a small
+        # planner copies "write the count to widened.json" from an example into a plan that never
+        # asked for a file. Layout files stay ("save it" names none; a new component must be written).
+        later = " ".join(t.get("task", "") for t in subtasks[i + 1:])
+        s["outputs"] = [o for o in s.get("outputs") or [] if o.rsplit("/", 1)[-1] not in read
+                        and (o in wanted or o.rsplit("/", 1)[-1] in later or o.lower().endswith((".gds", ".oas")))]
     if mode == "interactive":
         kept, written = [], set()
         for s in subtasks:
