@@ -26,7 +26,7 @@ def plan(*subtasks) -> dict:
 
 
 QUERIES = {"match": "Write search queries",
-           "content": json.dumps({"queries": [{"db": "gdsfactory", "query": "component write_gds"}]})}
+           "content": json.dumps({"queries": [{"db": "pya", "query": "Layout write"}]})}
 ACCEPT = {"match": "Evaluate this result", "content": json.dumps({"thoughts": "fine", "decision": "accept",
                                                                   "target": "programmer", "instructions": ""})}
 
@@ -436,6 +436,9 @@ def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
     assert "cell.shapes(" in shown and "gdsfactory" not in shown
     assert "write kind (A), pya only" in user_text(first)
     assert "worked example for a different task" in user_text(bodies(reqs, "Revise the script")[0])
+    # a pya edit does not search the gdsfactory manual
+    q = bodies(reqs, "Write search queries")[0]
+    assert '"enum": ["pya", "klayout_db"]' in json.dumps(q["response_format"])
 
 
 def test_a_forgotten_import_is_added_without_a_revision_round(executed):

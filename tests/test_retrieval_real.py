@@ -88,3 +88,5 @@ def test_glossary_terms_name_entries_that_exist_and_rank_them():
     assert len(ids) >= 20 and sorted(ids - known) == []
     q = "Create an all-pass ring resonator with a 10 um ring radius and a 0.2 um coupling gap, write ring.gds"
     assert [h["id"] for h in search_apis(q, db="gdsfactory", k=3)][0] == "gdsfactory.components.ring_single"
+    q = "Add a rectangle 10 um wide and 5 um tall on layer 2/0 to the current cell"
+    assert {"pya.DBox", "pya.Shapes.insert"} <= {h["id"].split("#")[0] for h in search_apis(q, db="pya", k=4)}

@@ -110,16 +110,31 @@ class ScriptGenerator:
         return own + prompts.fewshot("programmer_interactive_new")
 
     # -- query generator + retrievers
-    def queries(self, client, task: str, extra: str = "", cancel=None) -> list[dict]:
-        if not self.databases:
+    def kind_for(self, task: str, request: str = "") -> str | None:
+        """The interactive script kind ("edit" or "new") for a subtask, or None outside interactive
+        mode; the designer's words decide when they say it outright (see :func:`explicit_kind`)."""
+        if self.mode != "interactive" or self.domain not in EDITING_DOMAINS:
+            return None
+        return explicit_kind(request) or interactive_kind(f"{task} {request}")
+
+    def databases_for(self, kind: str | None) -> list[str]:
+        """The databases to search: a pya edit of the open layout does not search gdsfactory (a
+        rectangle query found gdsfactory.components.rectangle before pya.Shapes.insert)."""
+        if kind == "edit":
+            return [d for d in self.databases if d != "gdsfactory"] or self.databases
+        return self.databases
+
+    def queries(self, client, task: str, extra: str = "", cancel=None, kind: str | None = None) -> list[dict]:
+        dbs = self.databases_for(kind)
+        if not dbs:
             return []
         user = prompts.render("query_generator_user", task=task, extra=extra)
-        ans = self.query_agent.ask_json(client, user, query_schema(self.databases), cancel=cancel, max_tokens=200)
+        ans = self.query_agent.ask_json(client, user, query_schema(dbs), cancel=cancel, max_tokens=200)
         # the subtask itself is the best query for summary-based retrieval (summaries are written the
         # way designers ask): it goes first, to the domain's main database
-        qs = [{"db": self.databases[0], "query": task}]
+        qs = [{"db": dbs[0], "query": task}]
         for q in ans["queries"]:
-            db = q["db"] if q["db"] in self.databases else self.databases[0]
+            db = q["db"] if q["db"] in dbs else dbs[0]
             if q["query"].strip():
                 qs.append({"db": db, "query": q["query"].strip()})
         return qs
@@ -159,8 +174,8 @@ class ScriptGenerator:
         self._last_write = {"subtask": subtask, "layout_context": layout_context, "request": request}
         outputs = subtask.get("outputs") or []
         kind = ""
-        if self.mode == "interactive" and self.domain in EDITING_DOMAINS:
-            which = explicit_kind(request) or interactive_kind(f"{subtask['task']} {request}")
+        which = self.kind_for(subtask["task"], request)
+        if which is not None:
             self.programmer.examples = self.examples_for_kind(which)
             kind = prompts.domains()["modes"]["interactive"][f"kind_{which}"].strip()
         same = request.strip() == subtask["task"].strip()

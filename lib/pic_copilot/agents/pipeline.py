@@ -157,7 +157,8 @@ class _Run:
         if self.cfg in ("no-tailored-rag", "no-multi-agent"):
             queries = [{"db": None, "query": task[:300]}]
         else:
-            queries = self.timed("query", gen.queries, self.client, task, extra=extra, cancel=self.cancel)
+            queries = self.timed("query", gen.queries, self.client, task, extra=extra, cancel=self.cancel,
+                                 kind=gen.kind_for(task, self.req.prompt))
         for name in lookup or []:
             queries.append({"db": None, "query": name})
         self.rec.append("queries", queries)

@@ -7,8 +7,9 @@ precomputed postings with corpus statistics of the selected databases taken toge
 Exact names: entries whose short name (the last dotted part of the id, e.g. ``mmi1x2``) is
 written verbatim in the query as an identifier form a third ranked list (best dense score
 first), so that asking for ``mmi1x2`` finds ``mmi1x2`` before ``mmi1x2_with_sbend``. The glossary
-(databases/glossary.toml) adds the entries its designer terms name ("all-pass ring" -> ring_single)
-to the same list. Other plain-language queries are not affected.
+(databases/glossary.toml) maps designer terms to entries ("all-pass ring" -> ring_single); the
+entries of the terms a query contains form a fourth list, weight ``w_glossary`` (1.0: a term is
+the designer naming the API in other words). Other plain-language queries are not affected.
 Fusion: score(d) = sum_r w_r / (c + rank_r(d)), ranks 1-based, over the top ``depth`` of each.
 """
 from __future__ import annotations
@@ -84,6 +85,7 @@ class FusionConfig:
     w_dense: float = 0.7
     w_sparse: float = 0.3
     w_name: float = 0.5
+    w_glossary: float = 1.0
     c: float = 60.0
     depth: int = 50
     k1: float = 1.5
@@ -204,13 +206,18 @@ class Retriever:
         return self._by_id
 
     def name_ranking(self, query: str, dense: np.ndarray) -> list[int]:
-        """Rows whose short name the query writes verbatim, or that a glossary term in the query
-        names, best dense score first."""
+        """Rows whose short name the query writes verbatim, best dense score first."""
         names = self.short_names()
         rows = [r for w in identifiers(query) for r in names.get(w, ())]
-        by_id = self.rows_of_ids()
-        rows += [r for entry in self.glossary.entries_for(query) for r in by_id.get(entry, ())]
         return sorted(set(rows), key=lambda r: -float(dense[r]))
+
+    def glossary_ranking(self, query: str) -> list[int]:
+        """Rows of the entries that the glossary terms in the query name, in glossary order."""
+        by_id = self.rows_of_ids()
+        rows: list[int] = []
+        for entry in self.glossary.entries_for(query):
+            rows += [r for r in by_id.get(entry, ()) if r not in rows]
+        return rows
 
     # -- ranking
     def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5) -> list[tuple[int, float]]:
@@ -231,4 +238,8 @@ class Retriever:
         if n_rank:
             rankings.append(n_rank[:depth])
             weights.append(self.config.w_name)
+        g_rank = self.glossary_ranking(query) if self.config.w_glossary > 0 else []
+        if g_rank:
+            rankings.append(g_rank[:depth])
+            weights.append(self.config.w_glossary)
         return rrf(rankings, weights, self.config.c)[:k]
