@@ -218,6 +218,16 @@ def requested_values(prompt: str) -> list[tuple[str, float]]:
     return out
 
 
+def _constants(script: str) -> list | None:
+    """The literal values of a script (numbers, strings, ...), or None when it does not parse
+    (syntax errors are the static check's job)."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+
+
 def missing_values(prompt: str, script: str) -> dict | None:
     """Revise when a length the designer asked for appears nowhere in the script (in um, nm or dbu).
 
@@ -225,14 +235,10 @@ def missing_values(prompt: str, script: str) -> dict | None:
     sizes; the numbers in the request are cheap evidence against that.
     """
     wanted = requested_values(prompt)
-    if not wanted:
+    consts = _constants(script) if wanted else None
+    if consts is None:
         return None
-    try:
-        tree = ast.parse(script)
-    except SyntaxError:
-        return None
-    numbers = {float(n.value) for n in ast.walk(tree)
-               if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)}
+    numbers = {float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)}
     def present(v: float) -> bool:   # in um, nm or mm, or halved (a centred box spans -v/2..v/2)
         return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
                    for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
@@ -264,10 +270,6 @@ def requested_cell_names(prompt: str) -> list[str]:
     return out
 
 
-def _string_constants(tree: ast.AST) -> list[str]:
-    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-
-
 def missing_names(prompt: str, script: str) -> dict | None:
     """Revise when a cell name the designer asked for appears in no string of the script.
 
@@ -275,13 +277,10 @@ def missing_names(prompt: str, script: str) -> dict | None:
     and its evaluator accepts that; the name in the request is cheap evidence against it.
     """
     wanted = requested_cell_names(prompt)
-    if not wanted:
+    consts = _constants(script) if wanted else None
+    if consts is None:
         return None
-    try:
-        tree = ast.parse(script)
-    except SyntaxError:
-        return None
-    strings = _string_constants(tree)
+    strings = [v for v in consts if isinstance(v, str)]
     missing = [n for n in wanted if not any(n in s for s in strings)]
     if not missing:
         return None

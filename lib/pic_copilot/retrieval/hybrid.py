@@ -185,11 +185,8 @@ class Retriever:
         """short name (lower case) -> rows; built once on first use (~10 ms)."""
         if self._by_short_name is None:
             idx: dict[str, list[int]] = {}
-            row = 0
-            for d in self.dbs:
-                for entry_id in d.ids:
-                    idx.setdefault(entry_id.split("#")[0].rsplit(".", 1)[-1].lower(), []).append(row)
-                    row += 1
+            for entry_id, rows in self.rows_of_ids().items():
+                idx.setdefault(entry_id.rsplit(".", 1)[-1].lower(), []).extend(rows)
             self._by_short_name = idx
         return self._by_short_name
 
