@@ -13,6 +13,7 @@ KLayout application (the pip ``klayout`` package's ``pya`` is refused); 3 harnes
 """
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -82,6 +83,10 @@ class HarnessError(RuntimeError):
     """The harness itself failed (worker died, setup.py failed): the run stops with exit code 3."""
 
 
+class WorkerHang(HarnessError):
+    """The worker sent nothing for longer than the op's deadline; it was killed (the run goes on)."""
+
+
 class TrialTimeout(BaseException):
     """Raised by SIGALRM inside an in-process (interactive) script that ran past its limit."""
 
@@ -120,21 +125,61 @@ class Worker:
         env.pop("PYTHONHOME", None)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "a")
+        # binary, unbuffered stdout: select() on the fd then sees every byte not yet read
         self.proc = subprocess.Popen([self.python, "-m", "pic_copilot.bench.worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._log, text=True, bufsize=1, env=env,
+                                     stdout=subprocess.PIPE, stderr=self._log, text=False, bufsize=0, env=env,
                                      cwd=str(ROOT))
-        return self.call("hello")
+        self._buf = b""
+        return self.call("hello", deadline_s=300)
 
-    def call(self, op, handler=None, **payload):
-        """Send one op and wait for its reply; ``handler(msg)`` answers the worker's exec requests."""
+    def _send(self, msg):
+        self.proc.stdin.write((json.dumps(msg) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def _readline(self, deadline):
+        """One line from the worker; b"" at EOF; WorkerHang when the monotonic ``deadline`` passes first."""
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise WorkerHang("no reply")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                line, self._buf = self._buf, b""
+                return line
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line + b"\n"
+
+    def kill(self):
+        """Stop a hung worker (its sandbox children die with it; the LLM server is shared and stays)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def call(self, op, handler=None, deadline_s=None, **payload):
+        """Send one op and wait for its reply; ``handler(msg)`` answers the worker's exec requests.
+
+        ``deadline_s`` bounds the whole op (answering exec requests included): past it the worker
+        is killed and WorkerHang is raised, so one blocked trial cannot stall the run.
+        """
         if (self.proc is None or self.proc.poll() is not None) and op != "hello":
             self.start()  # (re)start a worker that died during an earlier trial
         self.n += 1
         mid = self.n
-        self.proc.stdin.write(json.dumps({"op": op, "id": mid, **payload}) + "\n")
-        self.proc.stdin.flush()
+        deadline = None if deadline_s is None else time.monotonic() + float(deadline_s)
+        self._send({"op": op, "id": mid, **payload})
         while True:
-            line = self.proc.stdout.readline()
+            try:
+                line = self._readline(deadline)
+            except WorkerHang:
+                self.kill()
+                raise WorkerHang(f"the engine worker gave no reply to {op!r} within {deadline_s:.0f} s; "
+                                 f"it was killed (see {self.log_path})") from None
             if not line:
                 code = self.proc.wait()
                 self.proc = None
@@ -147,9 +192,7 @@ class Worker:
                                                          "traceback": ""}}
                 else:
                     result = handler(msg)
-                self.proc.stdin.write(json.dumps({"type": "exec_result", "exec_id": msg["exec_id"],
-                                                  "result": _jsonable(result)}) + "\n")
-                self.proc.stdin.flush()
+                self._send({"type": "exec_result", "exec_id": msg["exec_id"], "result": _jsonable(result)})
             elif t == "reply" and msg.get("id") == mid:
                 return msg["result"]
             elif t == "error" and msg.get("id") == mid:
@@ -158,10 +201,10 @@ class Worker:
     def close(self):
         if self.proc is not None and self.proc.poll() is None:
             try:
-                self.call("shutdown")
+                self.call("shutdown", deadline_s=20)
                 self.proc.wait(timeout=20)
             except Exception:  # noqa: BLE001
-                self.proc.kill()
+                self.kill()
         self.proc = None
 
 
@@ -177,17 +220,16 @@ class LayoutHandler:
         self.session, self.workdir, self.timeout_s = session, str(workdir), timeout_s
 
     def __call__(self, msg):
-        if msg["action"] == "run_code":
-            with _alarm(self.timeout_s):
-                try:
-                    return bridge.execute(self.session, msg["code"], workdir=self.workdir)
-                except TrialTimeout:  # fired between the script's end and the alarm's cancel
-                    return {"ok": False, "exception": {"type": "TrialTimeout", "message": "time limit", "traceback": ""}}
-        if msg["action"] == "insert_files":
-            return bridge.insert_layout_files(self.session, msg["paths"])
-        if msg["action"] == "undo":
-            return self.session.undo_copilot_change()
-        return {"ok": False, "exception": {"type": "BadRequest", "message": msg["action"], "traceback": ""}}
+        actions = {"run_code": lambda: bridge.execute(self.session, msg["code"], workdir=self.workdir),
+                   "insert_files": lambda: bridge.insert_layout_files(self.session, msg["paths"]),
+                   "undo": self.session.undo_copilot_change}
+        if msg["action"] not in actions:
+            return {"ok": False, "exception": {"type": "BadRequest", "message": msg["action"], "traceback": ""}}
+        with _alarm(self.timeout_s):
+            try:
+                return actions[msg["action"]]()
+            except TrialTimeout:  # fired between the action's end and the alarm's cancel
+                return {"ok": False, "exception": {"type": "TrialTimeout", "message": "time limit", "traceback": ""}}
 
 
 def _exec_in_context(session, code, workdir, extra=None, timeout_s=120, name="<script>"):
@@ -216,27 +258,34 @@ def fresh_session(task, workdir):
     return session
 
 
-def score_interactive(worker, task, script, workdir, timeout_s):
+def score_interactive(worker, task, script, workdir, timeout_s, hang_margin_s):
     session = fresh_session(task, workdir)
     handler = LayoutHandler(session, workdir, timeout_s)
-    cand = worker.call("execute", handler=handler, code=script, mode="interactive", timeout_s=timeout_s)
+    cand = worker.call("execute", handler=handler, code=script, mode="interactive", timeout_s=timeout_s,
+                       deadline_s=timeout_s + hang_margin_s)
     outcome = {k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}
     err = _exec_in_context(session, task.check, workdir, extra={"outcome": outcome}, name=f"{task.id}/check.py")
     check = {"passed": err is None, "exception": err}
     return {"candidate": cand, "check": check, "passed": bool(cand.get("ok")) and err is None}
 
 
-def score(worker, task, script, workdir, timeout_scale=1.0):
-    """Run one candidate script against a task in a fresh state; returns candidate/check/passed."""
+def score(worker, task, script, workdir, opts):
+    """Run one candidate script against a task in a fresh state; returns candidate/check/passed.
+
+    A worker silent for hang_margin seconds past the script's (and setup/check's) limits is killed
+    (WorkerHang).
+    """
     workdir = Path(workdir)
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    timeout_s = task.timeout_s * timeout_scale
+    timeout_s = task.timeout_s * opts["timeout_scale"]
     if task.mode == "interactive":
-        return score_interactive(worker, task, script, workdir, timeout_s)
+        return score_interactive(worker, task, script, workdir, timeout_s, opts["hang_margin_s"])
+    aux = opts["harness_timeout_s"]
     res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script,
-                      timeout_s=timeout_s)
+                      timeout_s=timeout_s, setup_timeout_s=aux, check_timeout_s=aux,
+                      deadline_s=timeout_s + 2 * aux + opts["hang_margin_s"])
     if res.get("harness_error"):
         raise HarnessError(f"{task.id}: {res['harness_error']}")
     return res
@@ -252,7 +301,9 @@ def generate(worker, task, cfg, trial, opts, scratch):
         session = fresh_session(task, gen_work)
         context = bridge.layout_summary(session)
         handler = LayoutHandler(session, gen_work, task.timeout_s * opts["timeout_scale"])
-    return worker.call("generate", handler=handler, task=task.public(), config=cfg, trial=trial,
+    # generation stops at gen_timeout only between steps: a sandbox run or LLM call in flight ends first
+    return worker.call("generate", handler=handler, deadline_s=opts["gen"]["gen_timeout_s"] + opts["hang_margin_s"],
+                       task=task.public(), config=cfg, trial=trial,
                        layout_context=_jsonable(context), scratch=str(scratch), settings=opts["gen"])
 
 
@@ -268,7 +319,11 @@ def run_trial(worker, task, cfg, trial, out, opts):
     else:
         if base.exists():
             shutil.rmtree(base)
-        gen = generate(worker, task, cfg, trial, opts, base / "gen")
+        try:
+            gen = generate(worker, task, cfg, trial, opts, base / "gen")
+        except WorkerHang as e:
+            log(f"[{cfg}] {task.id}: {e}", always=True)
+            gen = {"error": f"harness: {e}", "script": ""}
         script = gen.get("script") or ""
         usage = gen.get("usage") or {}
     rec["script"] = script
@@ -276,9 +331,16 @@ def run_trial(worker, task, cfg, trial, out, opts):
     if gen is not None:
         rec["generation"] = {k: gen.get(k) for k in ("ok", "rounds", "message", "error", "time_s", "record")}
     if gen is not None and gen.get("error") and not script.strip():
-        rec.update(passed=False, failure="generation", execution=None, check=None)
+        failure = "harness" if gen["error"].startswith("harness:") else "generation"
+        rec.update(passed=False, failure=failure, execution=None, check=None)
     else:
-        res = score(worker, task, script, base / "work", opts["timeout_scale"])
+        try:
+            res = score(worker, task, script, base / "work", opts)
+        except WorkerHang as e:  # the candidate blocked the worker past its time limit
+            log(f"[{cfg}] {task.id}: {e}", always=True)
+            exc = {"type": "WorkerHang", "message": str(e), "traceback": ""}
+            res = {"candidate": {"ok": False, "timed_out": True, "exception": exc},
+                   "check": {"passed": False, "exception": None}, "passed": False}
         rec["execution"] = res["candidate"]
         rec["check"] = res["check"]
         rec["passed"] = bool(res["passed"])
@@ -319,6 +381,8 @@ def read_opts():
         "selftest": str(_opt("selftest", "0")) in ("1", "true", "yes"),
         "python": _opt("python") or str(ROOT / ".venv" / "bin" / "python"),
         "timeout_scale": float(_opt("timeout_scale", 1.0)),
+        "harness_timeout_s": float(_opt("harness_timeout", 120)),  # each task's setup.py and check.py
+        "hang_margin_s": float(_opt("hang_margin", 300)),  # silence past an op's limits = a hung worker
         "prices": prices,
         "gen": {"temperature": None if _opt("temperature") is None else float(_opt("temperature")),
                 "seed": None if _opt("seed") is None else int(_opt("seed")),
@@ -401,7 +465,7 @@ def run_selftest(opts, tasks, worker):
                    [(name, code, False) for name, code in task.wrong.items()]
         for name, code, expect in variants:
             ts = time.monotonic()
-            res = score(worker, task, code, out / "work" / "selftest" / task.id / name)
+            res = score(worker, task, code, out / "work" / "selftest" / task.id / name, opts)
             ok = bool(res["passed"]) == expect
             failure = None if res["passed"] else metrics.classify_failure(res["candidate"], res["check"]["passed"])
             entry = {"task": task.id, "tier": task.tier, "mode": task.mode, "variant": name, "expected_pass": expect,

@@ -12,7 +12,8 @@ import math
 import re
 from collections import defaultdict
 
-FAILURE_CATEGORIES = ("syntax", "api-misuse", "runtime-error", "wrong-result", "timeout", "generation")
+# "harness": the benchmark driver killed a worker that stopped answering (not the model's failure)
+FAILURE_CATEGORIES = ("syntax", "api-misuse", "runtime-error", "wrong-result", "timeout", "generation", "harness")
 
 # $ per million tokens; the embedded local model costs nothing. Override with a TOML/JSON price table:
 # {"model-name": {"input": 3.0, "output": 15.0}, "*": {...}} ("*" = any other model).
