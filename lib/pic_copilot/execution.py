@@ -62,11 +62,13 @@ def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None
     return d
 
 
-def _compatible_copies(workdir: str, files: list[dict]) -> list[str]:
-    """Rewrite each layout file the script wrote so KLayout 0.28.5 can read it; return the new paths."""
+def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[str]:
+    """Rewrite each layout file the script wrote into ``out_dir`` so KLayout 0.28.5 can read it.
+
+    Returns the new paths.
+    """
     from .sandbox.gds_compat import strip_metadata
 
-    out_dir = Path(tempfile.mkdtemp(prefix="pic-copilot-insert-"))
     paths = []
     for f in files:
         rel = f.get("path", "")
@@ -122,13 +124,16 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
                                        "c.write_gds('name.gds', with_metadata=False)"}
         return rep
     say(f"inserting {', '.join(f['path'] for f in layout_files)} into the open layout")
-    try:
-        paths = _compatible_copies(rep["workdir"], layout_files)
-    except Exception as e:  # noqa: BLE001 - an unreadable output file is a script failure
-        rep["ok"] = False
-        rep["exception"] = {"type": type(e).__name__, "message": f"cannot read the written layout: {e}", "traceback": ""}
-        return rep
-    ins = bridge.insert_files(paths)
+    # the copies live only until KLayout has read them (insert_files returns after reading)
+    with tempfile.TemporaryDirectory(prefix="pic-copilot-insert-") as out_dir:
+        try:
+            paths = _compatible_copies(rep["workdir"], layout_files, Path(out_dir))
+        except Exception as e:  # noqa: BLE001 - an unreadable output file is a script failure
+            rep["ok"] = False
+            rep["exception"] = {"type": type(e).__name__, "message": f"cannot read the written layout: {e}",
+                                "traceback": ""}
+            return rep
+        ins = bridge.insert_files(paths)
     rep["where"] = "sandbox+insert"
     rep["ok"] = bool(ins.get("ok"))
     rep["changes"] = ins.get("changes")
