@@ -309,23 +309,35 @@ def test_a_programmer_stuck_on_one_script_starts_over_without_it(executed):
     assert not re.search(r"\$[a-z_]+", user_text(fresh[0]))
 
 
+class RecordingBridge:
+    """KLayout's side of the bridge, run by nobody: every script 'succeeds' with the given stdout and
+    changes. Records "run" and "undo" in ``log`` and the scripts in ``codes``; ``insert`` / ``undo``
+    set to a message make that call fail the test with it."""
+
+    def __init__(self, stdout: str = "", changes: dict | None = None,
+                 insert: str | None = "not expected", undo: str | None = None):
+        self.stdout, self.insert, self.undo_refusal = stdout, insert, undo
+        self.changes = changes or {"shapes_delta": {"1/0": 1}, "changed": True}
+        self.log: list[str] = []
+        self.codes: list[str] = []
+
+    def run_code(self, code):
+        self.log.append("run")
+        self.codes.append(code)
+        return {"ok": True, "stdout": self.stdout, "stderr": "", "exception": None, "changes": dict(self.changes)}
+
+    def insert_files(self, paths):
+        raise AssertionError(self.insert)
+
+    def undo(self):
+        if self.undo_refusal:
+            raise AssertionError(self.undo_refusal)
+        self.log.append("undo")
+        return {"ok": True, "message": "undone"}
+
+
 def test_interactive_pya_script_runs_through_bridge():
-    class FakeBridge:
-        def __init__(self):
-            self.codes = []
-
-        def run_code(self, code):
-            self.codes.append(code)
-            return {"ok": True, "stdout": "added", "stderr": "", "exception": None,
-                    "changes": {"shapes_delta": {"1/0": 1}, "changed": True}}
-
-        def insert_files(self, paths):
-            raise AssertionError("not expected")
-
-        def undo(self):
-            raise AssertionError("an accepted run must not be undone")
-
-    bridge = FakeBridge()
+    bridge = RecordingBridge(stdout="added", undo="an accepted run must not be undone")
     code = "li = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 10, 5))\nprint('added')\n"
     steps = [plan(("layout", "add a box")), QUERIES, {"match": "Write the script", "content": fence(code)}, ACCEPT]
     out, io, reqs = run(steps, mode="interactive", bridge=bridge)
@@ -334,32 +346,13 @@ def test_interactive_pya_script_runs_through_bridge():
     assert not [f for f in check["findings"] if f["severity"] == "error"], check
 
 
-class UndoRecordingBridge:
-    """Runs nothing: every script 'adds one shape'; records runs and undos in order."""
-
-    def __init__(self):
-        self.log: list[str] = []
-
-    def run_code(self, code):
-        self.log.append("run")
-        return {"ok": True, "stdout": "", "stderr": "", "exception": None,
-                "changes": {"shapes_delta": {"1/0": 1}, "changed": True}}
-
-    def insert_files(self, paths):
-        raise AssertionError("not expected")
-
-    def undo(self):
-        self.log.append("undo")
-        return {"ok": True, "message": "undone"}
-
-
 REVISE = {"match": "Evaluate this result", "once": True,
           "content": json.dumps({"thoughts": "too small", "decision": "revise", "target": "programmer",
                                  "instructions": "Make the box 20 um wide instead of 10 um."})}
 
 
 def test_rejected_attempt_is_undone_before_the_next_one_on_the_open_layout():
-    bridge = UndoRecordingBridge()
+    bridge = RecordingBridge()
     first = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n"
     second = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 20, 5))\n"
     steps = [plan(("layout", "add a box")), QUERIES, REVISE, ACCEPT,
@@ -371,7 +364,7 @@ def test_rejected_attempt_is_undone_before_the_next_one_on_the_open_layout():
 
 
 def test_request_that_is_not_accepted_leaves_the_open_layout_unchanged():
-    bridge = UndoRecordingBridge()
+    bridge = RecordingBridge()
     code = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n"
     revise_always = {"match": "Evaluate this result",
                      "content": json.dumps({"thoughts": "no", "decision": "revise", "target": "programmer",
@@ -406,24 +399,10 @@ def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
     from pic_copilot.agents import prompts
     from pic_copilot.agents.base import extract_code
 
-    class Bridge:
-        def __init__(self):
-            self.codes = []
-
-        def run_code(self, code):
-            self.codes.append(code)
-            return {"ok": True, "stdout": "deleted", "stderr": "", "exception": None,
-                    "changes": {"shapes_delta": {"5/0": -2}, "changed": True}}
-
-        def insert_files(self, paths):
-            raise AssertionError("a copied gdsfactory example must not reach the layout")
-
-        def undo(self):
-            return {"ok": True}
-
     copied = extract_code(prompts.fewshot("programmer_interactive_new")[1]["content"])
     good = "shapes = cell.shapes(layout.layer(5, 0))\nn = shapes.size()\nshapes.clear()\nprint('deleted', n)\n"
-    bridge = Bridge()
+    bridge = RecordingBridge(stdout="deleted", changes={"shapes_delta": {"5/0": -2}, "changed": True},
+                             insert="a copied gdsfactory example must not reach the layout")
     steps = [plan(("layout", "Delete every shape on layer 5/0 in the current cell itself.")), QUERIES,
              {"match": "Write the script", "content": fence(copied)},
              {"match": "Revise the script", "content": fence(good)}, ACCEPT]
@@ -461,19 +440,9 @@ def test_the_designers_words_reach_the_programmer_and_overrule_a_planner_that_ad
     code = ("pad = layout.create_cell('PAD')\npad.shapes(layout.layer(10, 0)).insert(pya.DBox(-50, -50, 50, 50))\n"
             "cell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))\nprint('placed PAD')\n")
 
-    class Bridge:
-        def run_code(self, code):
-            return {"ok": True, "stdout": "placed PAD", "stderr": "", "exception": None,
-                    "changes": {"cells_added": ["PAD"], "changed": True}}
-
-        def insert_files(self, paths):
-            raise AssertionError("not expected")
-
-        def undo(self):
-            return {"ok": True}
-
     steps = [plan(("layout", rewritten)), QUERIES, {"match": "Write the script", "content": fence(code)}, ACCEPT]
-    out, io, reqs = run(steps, prompt=request, mode="interactive", bridge=Bridge())
+    bridge = RecordingBridge(stdout="placed PAD", changes={"cells_added": ["PAD"], "changed": True})
+    out, io, reqs = run(steps, prompt=request, mode="interactive", bridge=bridge)
     assert out.ok, out.message
     body = bodies(reqs, "Write the script")[0]
     assert f"The designer's words: {request}" in user_text(body)
