@@ -1,0 +1,53 @@
+"""Every render() call site fills every $placeholder its prompt file has.
+
+render() uses safe_substitute, so a placeholder a call site forgets reaches the model as a literal
+"$name" (it happened with programmer_user); this test reads the call sites from the source.
+"""
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+from pic_copilot.agents import prompts
+
+LIB = Path(prompts.__file__).resolve().parents[1]
+
+
+def render_calls() -> list[tuple[str, int, str, set[str] | None]]:
+    """(file, line, prompt name, keyword names or None when **kwargs hides them) of every render call."""
+    calls = []
+    for path in sorted(LIB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+                continue
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name != "render" or not isinstance(node.args[0].value, str):
+                continue
+            kws = {k.arg for k in node.keywords}
+            calls.append((str(path.relative_to(LIB)), node.lineno, node.args[0].value,
+                          None if None in kws else kws))
+    return calls
+
+
+def test_every_render_call_fills_every_placeholder():
+    calls = render_calls()
+    assert len(calls) >= 10, calls  # the walk found the agents' call sites
+    problems = []
+    for file, line, name, kws in calls:
+        wanted = set(string.Template(prompts.text(name)).get_identifiers())
+        if kws is None:
+            continue
+        if wanted - kws:
+            problems.append(f"{file}:{line} render({name!r}) leaves {sorted(wanted - kws)} unfilled")
+        if kws - wanted:
+            problems.append(f"{file}:{line} render({name!r}) passes {sorted(kws - wanted)}, which {name}.md lacks")
+    assert problems == []
+
+
+def test_every_prompt_with_placeholders_is_rendered_somewhere():
+    rendered = {name for _, _, name, _ in render_calls()}
+    for md in sorted((LIB / "prompts").glob("*.md")):
+        if string.Template(md.read_text()).get_identifiers():
+            assert md.stem in rendered, f"{md.name} has placeholders but no render() call"
