@@ -155,6 +155,17 @@ def test_embedding_hash_mismatch(tiny_db):
         api.search_apis("x", db="toy")
 
 
+def test_api_index_and_details_work_without_the_embedding_model(tiny_db, tmp_path, monkeypatch):
+    """Only search needs the embedding model: with it missing, the evaluator's API check (the
+    symbol index) and get_api_details still work, and search says how to install the model."""
+    monkeypatch.setenv("PIC_COPILOT_MODELS", str(tmp_path / "no-models"))
+    api.reset_cache()
+    assert api.symbol_index().lookup("toy.route_single") is not None
+    assert api.get_api_details("toy.route_single")["id"] == "toy.routing.route_single"
+    with pytest.raises(RetrievalError, match="is missing; install it with: python -m pic_copilot.setup_assets embedding"):
+        api.search_apis("connect two ports", db="toy")
+
+
 def test_tool_version_mismatch(tmp_path, monkeypatch):
     monkeypatch.setenv("PIC_COPILOT_DATABASES", str(tmp_path))
     monkeypatch.delenv("PIC_COPILOT_SKIP_VERSION_CHECK", raising=False)

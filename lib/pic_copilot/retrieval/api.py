@@ -73,7 +73,8 @@ def available_names() -> list[str]:
     return [n for n in SOURCES if n in found] + [n for n in found if n not in SOURCES]
 
 
-def _check(db: Database) -> None:
+def _check_embeddings(db: Database) -> None:
+    """The database's embeddings were made by the installed embedding model (search needs this)."""
     m = db.manifest
     model = m.get("embedding_model")
     if model not in MODELS:
@@ -84,6 +85,11 @@ def _check(db: Database) -> None:
             f"embedding model {model} in {emb.dir} (sha256 {emb.sha256[:12]}...) is not the one database {db.name!r} was built with "
             f"({str(m.get('embedding_sha256'))[:12]}...); reinstall the model with: {FIX_MODEL} --name {model}, or rebuild with: {fix_cmd(db.name)}"
         )
+
+
+def _check_version(db: Database) -> None:
+    """The database documents the installed version of its tool (every use needs this)."""
+    m = db.manifest
     if os.environ.get("PIC_COPILOT_SKIP_VERSION_CHECK"):
         return
     inst = _installed_version(m.get("tool", ""))
@@ -94,6 +100,8 @@ def _check(db: Database) -> None:
 
 
 def load_database(name: str) -> Database:
+    """A built database, checked against the installed tool version (not against the embedding
+    model: entries and symbols serve the API check and get_api_details without it)."""
     with _LOCK:
         root = _root()
         if name not in _STATE["dbs"]:
@@ -104,7 +112,7 @@ def load_database(name: str) -> Database:
                     raise RetrievalError(f"database {name!r} is not built yet in {root}; build it with: {fix_cmd(name)}")
                 raise RetrievalError(f"unknown database {name!r}; known databases: {', '.join(known)}")
             db = Database.load(root / name, name)
-            _check(db)
+            _check_version(db)
             _STATE["dbs"][name] = db
         return _STATE["dbs"][name]
 
@@ -127,6 +135,8 @@ def get_retriever(db: str | list[str] | None = None, config: FusionConfig | None
         if key not in _STATE["retrievers"]:
             t0 = time.perf_counter()
             dbs = [load_database(n) for n in names]
+            for d in dbs:
+                _check_embeddings(d)
             models = {d.manifest["embedding_model"] for d in dbs}
             if len(models) > 1:
                 raise RetrievalError(f"databases were built with different embedding models ({', '.join(sorted(models))}); rebuild them with: pic-copilot build-db")
