@@ -65,6 +65,13 @@ def test_failure_categories(execution, check, gen, expected):
     assert metrics.classify_failure(execution, check, gen) == expected
 
 
+def test_sign_test_matches_the_binomial_tail():
+    assert metrics.sign_test_p(0, 0) == 1.0 and metrics.sign_test_p(1, 1) == 1.0
+    assert metrics.sign_test_p(3, 0) == pytest.approx(0.25)      # 2 * (1/2)^3
+    assert metrics.sign_test_p(1, 7) == pytest.approx(2 * 9 / 256)  # 2 * (C(8,0) + C(8,1)) / 2^8
+    assert metrics.sign_test_p(10, 0) < 0.01
+
+
 def test_costs_from_price_table():
     prices = metrics.load_prices('[big]\ninput = 3.0\noutput = 15.0\n["*"]\ninput = 1.0\noutput = 1.0\n')
     usage = {"model": "small", "models": {"planner": "big", "programmer": "small"},
@@ -105,6 +112,10 @@ def test_summary_report_and_plot(tmp_path):
     assert "| zero-shot | 0 | 15 | 0 | 0 | 0 | 0 |" in md
     assert "| full | basic | 3.0/4 | 100/50 | 0.0000 | 1.5 | 5.0/7.0 | 0.8 |" in md
     assert json.loads((tmp_path / "results.json").read_text())["summary"]["configs"]["zero-shot"]["total"]["solved"] == 0
+    pair = summary["paired_with_full"]["zero-shot"]
+    assert (pair["tasks"], pair["both"], pair["neither"]) == (3, 0, 1)
+    assert pair["only_base"] == ["t1", "t3"] and pair["only_config"] == [] and pair["p_value"] == 0.5
+    assert "| zero-shot | 3 | 0 | 2 (t1, t3) | 0 | 1 | 0.50 | -1.7 | +0/+0 |" in md
     png = report.plot(summary, tmp_path / "pass_rate.png")
     assert Path(png).stat().st_size > 5000
 

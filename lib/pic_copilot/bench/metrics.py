@@ -143,6 +143,50 @@ def task_stats(trials: list[dict], prices: dict | None = None) -> dict:
     }
 
 
+def sign_test_p(b: int, c: int) -> float:
+    """Two-sided exact sign test (McNemar's exact test) on b vs c discordant pairs: the chance of a
+    split at least this uneven if neither side were better. 1.0 when there are no discordant pairs."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def paired(summary: dict, base: str = "full") -> dict:
+    """Each other config against ``base`` on the tasks both ran: which side solved which task.
+
+    Returns {config: {"tasks", "both", "neither", "only_base": [ids], "only_config": [ids], "p_value",
+    "calls_delta_avg", "tokens_in_delta_avg", "tokens_out_delta_avg"}} (deltas: config minus base,
+    averaged over the paired tasks); {} when ``base`` did not run.
+    """
+    cfgs = summary.get("configs", {})
+    if base not in cfgs:
+        return {}
+    out = {}
+    for cfg, data in cfgs.items():
+        if cfg in (base, "oracle"):
+            continue
+        ids = [t for t, s in data["tasks"].items() if s["n"] and cfgs[base]["tasks"].get(t, {}).get("n")]
+        if not ids:
+            continue
+        a = {t: cfgs[base]["tasks"][t] for t in ids}
+        b = {t: data["tasks"][t] for t in ids}
+        only_base = [t for t in ids if a[t]["solved"] and not b[t]["solved"]]
+        only_cfg = [t for t in ids if b[t]["solved"] and not a[t]["solved"]]
+
+        def delta(key):
+            return _mean([(b[t][key] or 0) - (a[t][key] or 0) for t in ids])
+
+        out[cfg] = {"tasks": len(ids), "both": sum(1 for t in ids if a[t]["solved"] and b[t]["solved"]),
+                    "neither": sum(1 for t in ids if not a[t]["solved"] and not b[t]["solved"]),
+                    "only_base": only_base, "only_config": only_cfg,
+                    "p_value": sign_test_p(len(only_base), len(only_cfg)),
+                    "calls_delta_avg": delta("llm_calls_avg"), "tokens_in_delta_avg": delta("tokens_in_avg"),
+                    "tokens_out_delta_avg": delta("tokens_out_avg")}
+    return out
+
+
 def summarize(trials: list[dict], tasks: list[dict], prices: dict | None = None) -> dict:
     """Aggregate trial records into per-config, per-tier and per-task numbers.
 
@@ -193,4 +237,5 @@ def summarize(trials: list[dict], tasks: list[dict], prices: dict | None = None)
             }
         out["configs"][cfg] = {"tiers": {k: agg(v) for k, v in groups.items() if k != "total"},
                                "total": agg(groups["total"]), "tasks": stats}
+    out["paired_with_full"] = paired(out, "full")
     return out

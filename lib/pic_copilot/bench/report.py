@@ -31,6 +31,11 @@ def _num(x, fmt="{:.1f}") -> str:
     return "—" if x is None else fmt.format(x)
 
 
+def _ids(ids: list[str]) -> str:
+    """'2 (b01, b05)', or '0'."""
+    return f"{len(ids)} ({', '.join(ids)})" if ids else "0"
+
+
 def markdown(summary: dict, tasks: list[dict], meta: dict) -> str:
     """The Markdown report: tiers × configs table, failure categories, overhead per task."""
     cfgs = list(summary["configs"])
@@ -58,6 +63,20 @@ def markdown(summary: dict, tasks: list[dict], meta: dict) -> str:
     for c in cfgs:
         f = summary["configs"][c]["total"]["failures"]
         lines.append(f"| {c} | " + " | ".join(str(f.get(k, 0)) for k in cats) + " |")
+    pairs = summary.get("paired_with_full") or {}
+    if pairs:
+        lines += ["", "## Paired with full (tasks both ran; solved = at least n/5 trials passed)", "",
+                  "| config | tasks | both solved | only full | only config | neither | sign-test p | "
+                  "Δ LLM calls/task | Δ tokens in/out per task |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for c, p in pairs.items():
+            lines.append(
+                f"| {c} | {p['tasks']} | {p['both']} | {_ids(p['only_base'])} | {_ids(p['only_config'])} | "
+                f"{p['neither']} | {p['p_value']:.2f} | "
+                f"{_num(p['calls_delta_avg'], '{:+.1f}')} | {_num(p['tokens_in_delta_avg'], '{:+.0f}')}/"
+                f"{_num(p['tokens_out_delta_avg'], '{:+.0f}')} |")
+        lines += ["", "Δ = config minus full, averaged over the paired tasks. The sign test asks how likely a "
+                  "split of the discordant tasks at least this uneven would be if neither config were better."]
     lines += ["", "## Overhead per config and tier (averages per task)", "",
               "| config | tier | LLM calls avg/max | tokens in/out avg | cost avg $ | LLM time avg s | total time avg/max s | run time min |",
               "|---|---|---|---|---|---|---|---|"]
