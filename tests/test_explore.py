@@ -270,6 +270,9 @@ def test_llm_guided_loop_stops_within_its_budget(explored, tmp_path):
         assert rep["experiments"] == 3 and rep["entries"] == 1
         # the second call saw the first experiment's real result
         assert "nports 2" in srv.requests[1]["messages"][-1]["content"]
+        system = srv.requests[0]["messages"][0]["content"]  # prompts/explorer.md with the version filled in
+        assert system.startswith("You find out what an installed Python API really does") and "$" not in system
+        assert f"gdsfactory {json.loads((root / 'gdsfactory' / store.FILE).read_text())['tool_version']} already" in system
     data = json.loads((root / "gdsfactory" / store.FILE).read_text())
     llm = data["entries"][rep["explored"][0]]["llm"]
     exps = [f for f in llm if not f.get("final")]

@@ -21,14 +21,6 @@ from pathlib import Path
 from ..llm import LLMCancelled
 from . import store
 
-SYSTEM = (
-    "You find out what an installed Python API really does, by experiment. You write tiny Python scripts "
-    "that test one question and print the answer; they run with gdsfactory {version} already imported as gf "
-    "and its generic PDK active. Reply with JSON only:\n"
-    '{{"belief": "what you believe now, one sentence", "hypothesis": "the next question to test, one sentence", '
-    '"script": "a short Python script that tests it and prints the answer", "stop": false}}\n'
-    "Set stop to true (and script to \"\") when the experiments so far answer the open questions."
-)
 SCHEMA = {
     "type": "object",
     "required": ["belief", "hypothesis", "script", "stop"],
@@ -178,7 +170,9 @@ def explore_llm(client=None, *, root: str | Path | None = None, db: str = "gdsfa
 
         sandbox = default_sandbox()
     model = model_label or getattr(getattr(client, "settings", None), "model", "") or ""
-    system = SYSTEM.format(version=version)
+    from ..agents import prompts
+
+    system = prompts.render("explorer", version=version)
     cands = candidates(root, db, only, version)
     docs = _entry_doc(root, db, {c["id"] for c in cands})
     calls = experiments = 0

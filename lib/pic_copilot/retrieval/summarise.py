@@ -98,12 +98,6 @@ def observed_sentence(entry: dict) -> str:
         return ""
 
 
-LLM_PROMPT = (
-    "Summarise this API documentation entry in 2-3 sentences for a search index: what it does, "
-    "when a designer would use it, and its key parameters. Plain text, no markdown.\n\n{content}"
-)
-
-
 def llm_summariser():
     """A callable entry -> summary using the configured LLM (``pic_copilot.llm.make_client``)."""
     try:
@@ -115,6 +109,8 @@ def llm_summariser():
         ) from e
     if not callable(getattr(llm, "make_client", None)):
         raise RetrievalError("pic_copilot.llm has no make_client(); build with: pic-copilot build-db --summaries extractive")
+    from ..agents import prompts
+
     try:
         client = llm.make_client()
     except Exception as e:  # LLMError and configuration problems
@@ -122,7 +118,8 @@ def llm_summariser():
 
     def summarise(entry: dict) -> str:
         try:
-            res = client.chat([{"role": "user", "content": LLM_PROMPT.format(content=entry["content"][:3000])}], agent="summarise")
+            user = prompts.render("summariser_user", content=entry["content"][:3000])
+            res = client.chat([{"role": "user", "content": user}], agent="summarise")
         except Exception as e:
             raise RetrievalError(f"LLM summary of {entry['id']} failed ({e}); retry, or build with --summaries extractive") from e
         text = res.text if hasattr(res, "text") else str(res)
