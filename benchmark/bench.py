@@ -313,6 +313,7 @@ def run_trial(worker, task, cfg, trial, out, opts):
     rec = {"task": task.id, "tier": task.tier, "mode": task.mode, "domains": list(task.domains), "config": cfg,
            "trial": trial, "task_digest": task.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
     gen = None
+    no_script = "generation"  # the failure of a trial whose generation gave no script
     if cfg == "oracle":
         script = task.solution
         usage = {}
@@ -324,6 +325,7 @@ def run_trial(worker, task, cfg, trial, out, opts):
         except WorkerHang as e:
             log(f"[{cfg}] {task.id}: {e}", always=True)
             gen = {"error": f"harness: {e}", "script": ""}
+            no_script = "harness"
         script = gen.get("script") or ""
         usage = gen.get("usage") or {}
     rec["script"] = script
@@ -331,8 +333,7 @@ def run_trial(worker, task, cfg, trial, out, opts):
     if gen is not None:
         rec["generation"] = {k: gen.get(k) for k in ("ok", "rounds", "message", "error", "time_s", "record")}
     if gen is not None and gen.get("error") and not script.strip():
-        failure = "harness" if gen["error"].startswith("harness:") else "generation"
-        rec.update(passed=False, failure=failure, execution=None, check=None)
+        rec.update(passed=False, failure=no_script, execution=None, check=None)
     else:
         try:
             res = score(worker, task, script, base / "work", opts)

@@ -347,7 +347,7 @@ def test_oracle_scores_100_on_all_tasks_and_resumes(tmp_path):
 
 @pytest.mark.klayout
 @needs_klayout
-def test_a_hung_worker_is_killed_and_the_run_goes_on(tmp_path):
+def test_a_hung_worker_is_killed_and_the_run_goes_on(tmp_path, monkeypatch):
     """A worker that stops answering (generation or scoring) is killed and restarted; the trial is recorded."""
     tasks = tmp_path / "tasks"
     shutil.copytree(TASKS / "b01_straight_wg", tasks / "b01_straight_wg")
@@ -355,12 +355,9 @@ def test_a_hung_worker_is_killed_and_the_run_goes_on(tmp_path):
     fake = tmp_path / "fakepython"
     fake.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'data' / 'hung_worker.py'}\n")
     fake.chmod(0o755)
-    os.environ["HUNG_WORKER_STARTS"] = str(starts)
-    try:
-        proc = _bench(tmp_path, config="oracle,full", tasks=tasks, out=tmp_path / "o", python=fake,
-                      gen_timeout=1, timeout_scale=0.02, harness_timeout=1, hang_margin=2, n=1)
-    finally:
-        del os.environ["HUNG_WORKER_STARTS"]
+    monkeypatch.setenv("HUNG_WORKER_STARTS", str(starts))
+    proc = _bench(tmp_path, config="oracle,full", tasks=tasks, out=tmp_path / "o", python=fake,
+                  gen_timeout=1, timeout_scale=0.02, harness_timeout=1, hang_margin=2, n=1)
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]  # the oracle trial failed
     assert proc.stdout.count("it was killed") == 2, proc.stdout
     oracle = json.loads((tmp_path / "o" / "trials" / "oracle" / "b01_straight_wg" / "trial_0.json").read_text())
