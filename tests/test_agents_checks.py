@@ -100,7 +100,8 @@ def test_json_parse_and_code_extraction():
 
 
 def test_missing_conventional_imports_are_added_after_docstring_and_future():
-    from pic_copilot.agents.checks import add_missing_imports, pyflakes_check
+    from pic_copilot.agents.checks import pyflakes_check
+    from pic_copilot.agents.fixes import add_missing_imports
 
     code = '"""Doc."""\nfrom __future__ import annotations\nrows = [[1, 2]]\ncsv.writer(open("t.csv", "w")).writerows(rows)\n' \
            'print(np.pi, json.dumps({}), undefined_thing)\n'

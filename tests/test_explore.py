@@ -201,7 +201,9 @@ def test_pipeline_uses_observations_except_in_no_exploration(explored, use_root,
     root, _ = explored
     use_root(root)
     monkeypatch.setenv("PIC_COPILOT_HISTORY", str(root / "history"))
-    assert "no-exploration" in pipeline.CONFIGS and "no-exploration" not in pipeline.OBSERVING
+    from pic_copilot.pipeline_configs import config
+
+    assert "no-exploration" in pipeline.CONFIGS and not config("no-exploration").observations
     bad = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component()\nref = c << gf.components.mmi1x2()\n"
            "c.add_port('in', port=ref.ports['in1'])\nprint('ports', len(c.ports))\n")
     good = "print('fixed')\n"
@@ -235,7 +237,7 @@ def test_pipeline_uses_observations_except_in_no_exploration(explored, use_root,
         with ScriptedLLM(steps) as srv:
             settings = Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0, timeout_s=30)
             client = LLMClient(settings)
-            run_request(Request(id=f"r-{config}", prompt="mmi", mode="sandbox", config=config, max_rounds=2),
+            run_request(Request(id=f"r-{config}", prompt="place an mmi1x2 and export its input port", mode="sandbox", config=config, max_rounds=2),
                         IO(), settings, client)
             prompts = [b["messages"][-1]["content"] for b in srv.requests]
         findings = [f for st, d in events if st == "check" for f in (d or {}).get("findings", [])]

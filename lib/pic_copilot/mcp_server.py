@@ -30,9 +30,13 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
+from .pipeline_configs import PIPELINE_CONFIGS
+
 from . import __version__
 
 log = logging.getLogger("pic_copilot.mcp")
+#: every pipeline configuration, from the one table (pic_copilot.pipeline_configs)
+ConfigName = Literal[PIPELINE_CONFIGS]  # type: ignore[valid-type]
 
 CONTENT_CHARS = 4000
 DETAIL_CHARS = 20000
@@ -211,10 +215,9 @@ async def generate_script(
     mode: Annotated[Literal["sandbox", "interactive"], Field(
         description="'sandbox' (default): the script is checked in the engine's sandbox. 'interactive': it acts "
                     "on the layout open in the designer's KLayout (switched on in the panel).")] = "sandbox",
-    config: Annotated[Literal["full", "zero-shot", "icl-rag", "no-tailored-rag", "no-multi-agent",
-                              "no-exec-feedback"], Field(
-        description="Pipeline configuration: 'full' (planner, retrieval, generators, evaluator loop) or a "
-                    "cheaper baseline such as 'zero-shot' (one LLM call).")] = "full",
+    config: Annotated[ConfigName, Field(
+        description="Pipeline configuration: 'full' (cookbook examples, execution-ranked candidates, "
+                    "evidence-first acceptance) or a baseline/ablation such as 'zero-shot' (one LLM call).")] = "full",
     max_rounds: Annotated[int | None, Field(description="Evaluator feedback rounds (default from settings).",
                                             ge=0, le=10)] = None,
 ) -> dict[str, Any]:

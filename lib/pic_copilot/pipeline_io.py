@@ -55,6 +55,7 @@ class Outcome:
         usage: LLM calls/tokens/time totals.
         record_path: the run record in the history folder.
         message: one line for the designer.
+        timings: seconds per stage (plan, retrieve, generate, check, execute, evaluate, ...) and total_s.
     """
 
     ok: bool
@@ -64,6 +65,7 @@ class Outcome:
     usage: dict = field(default_factory=dict)
     record_path: str | None = None
     message: str = ""
+    timings: dict = field(default_factory=dict)
 
 
 class PipelineIO(Protocol):

@@ -56,6 +56,16 @@ class Agent:
         self.last_finish = res.finish_reason
         return res.text
 
+    def sample(self, client: LLMClient, user: str, *, cancel: threading.Event | None = None,
+               on_token: Callable[[str | None], None] | None = None, with_memory: bool = True,
+               max_tokens: int | None = None, temperature: float | None = None) -> tuple[str, str | None]:
+        """One free-text answer that is NOT remembered (a candidate; see :meth:`remember`):
+        (text, finish reason)."""
+        res = client.chat(self.messages(user, with_memory), agent=self.name, stream=on_token is not None,
+                          on_token=on_token, cancel=cancel, max_tokens=max_tokens, temperature=temperature)
+        self.last_finish = res.finish_reason
+        return res.text, res.finish_reason
+
     def ask_json(self, client: LLMClient, user: str, schema: dict, *, cancel: threading.Event | None = None,
                  with_memory: bool = True, max_tokens: int | None = None) -> dict:
         """A JSON answer validated against ``schema``; one repair attempt, then LLMStructuredOutputError."""

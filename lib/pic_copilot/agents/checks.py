@@ -36,33 +36,12 @@ IMPORTS = {"gf": "import gdsfactory as gf", "np": "import numpy as np", "pya": "
            "math": "import math", "os": "import os", "re": "import re", "sys": "import sys",
            "time": "import time", "Path": "from pathlib import Path", "gdsfactory": "import gdsfactory",
            "numpy": "import numpy", "itertools": "import itertools", "collections": "import collections"}
-_UNDEFINED = re.compile(r"undefined name '(\w+)'")
 
 
-def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]]:
-    """Add the imports that pyflakes' undefined-name findings call for, when the name is a
-    conventional module alias (np, gf, csv, ...). Returns the script and the import lines added.
-
-    A forgotten `import csv` costs a small model a whole revision round (and it sometimes breaks
-    something else while fixing it); the fix is certain, so it is made here.
-    """
-    wanted = []
-    for f in findings:
-        m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
-        if m and m.group(1) in IMPORTS and IMPORTS[m.group(1)] not in wanted:
-            wanted.append(IMPORTS[m.group(1)])
-    if not wanted:
-        return code, []
-    tree = ast.parse(code)
-    at = 0   # after a module docstring and __future__ imports
-    for node in tree.body:
-        is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-        if (is_doc and node is tree.body[0]) or (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
-            at = node.end_lineno
-        else:
-            break
-    lines = code.splitlines(keepends=True)
-    return "".join(lines[:at] + [w + "\n" for w in wanted] + lines[at:]), wanted
+def needs_pdk_activation(code: str) -> bool:
+    """True if a script imports gdsfactory at module level but never activates a PDK
+    (gdsfactory 9 raises `ValueError: No active PDK` on the first component)."""
+    return bool(re.search(r"(?m)^(import gdsfactory|from gdsfactory)", code)) and ".activate()" not in code
 
 
 def syntax_check(code: str) -> list[dict]:

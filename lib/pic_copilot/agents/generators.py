@@ -53,6 +53,13 @@ def interactive_kind(text: str) -> str:
     return explicit_kind(text) or ("new" if _COMPONENT_WORDS.search(text) else "edit")
 
 
+def kind_of(mode: str, task: str, request: str = "") -> str | None:
+    """The interactive script kind ("edit" or "new") of a task, None in sandbox mode."""
+    if mode != "interactive":
+        return None
+    return explicit_kind(request) or interactive_kind(f"{task} {request}")
+
+
 def check_databases(choice: dict[str, tuple[str, ...]], available: tuple[str, ...] | None = None) -> None:
     """Raise ValueError naming the fix if the designer's per-domain databases are not all built.
 
@@ -71,39 +78,54 @@ def check_databases(choice: dict[str, tuple[str, ...]], available: tuple[str, ..
 
 
 class ScriptGenerator:
-    """One domain's generator with its own query generator and programmer (each with memory)."""
+    """The generator for one domain (or the domains of a composite request): its query generator,
+    its databases and its programmer (with memory of the request's exchanges)."""
 
-    def __init__(self, domain: str, mode: str, available: tuple[str, ...] | None = None,
+    def __init__(self, domain: str | tuple[str, ...], mode: str, available: tuple[str, ...] | None = None,
                  databases: tuple[str, ...] | None = None):
         """Args:
-            domain: "layout", "drc", "simulation" or "data" (a section of prompts/domains.toml).
+            domain: "layout", "drc", "simulation" or "data" (a section of prompts/domains.toml), or
+                several for a request that spans domains (their rules and databases are joined).
             mode: "interactive" or "sandbox"; selects the programmer's rules and examples.
             available: the built databases (default: what databases/ holds).
-            databases: the designer's choice of databases for this domain (config
-                `[generators.<domain>]`); None keeps the choice in domains.toml.
+            databases: the designer's choice of databases (config `[generators.<domain>]`) for a
+                single domain; None keeps the choice in domains.toml.
         """
-        spec = prompts.domains()[domain]
+        self.domains = (domain,) if isinstance(domain, str) else tuple(domain)
+        self.domain = self.domains[0]
+        specs = [prompts.domains()[d] for d in self.domains]
         avail = retrieve.available_databases() if available is None else available
-        self.domain = domain
         self.mode = mode
         if databases is not None:
-            check_databases({domain: databases}, avail)
-        self.databases = [d for d in (spec["databases"] if databases is None else databases) if d in avail]
+            check_databases({self.domain: databases}, avail)
+        wanted = list(databases) if databases is not None else [db for sp in specs for db in sp["databases"]]
+        self.databases = [d for d in dict.fromkeys(wanted) if d in avail]
         db_lines = "\n".join(f"- {d}" for d in self.databases) or "- (none)"
         self.query_agent = Agent("query_generator", prompts.render("query_generator", databases=db_lines),
                                  prompts.fewshot("query_generator"))
-        cfg = prompts.domains()
-        system = prompts.render("programmer", domain_title=spec["title"], versions=cfg["versions"]["text"],
-                                domain_rules=spec["rules"].strip(), mode_rules=cfg["modes"][mode]["rules"].strip())
-        self.programmer = Agent("programmer", system, self.examples_for_kind("edit"))
+        self.programmer = Agent("programmer", self.system_prompt(None), self.fixed_examples("edit"))
         self.docs: list[dict] = []   # the chunks the programmer saw last
-        self._last_write: dict | None = None   # the latest write() request, for a fresh start
+        self.recipes: list = []      # the cookbook recipes it was shown
+        self.kind: str | None = None   # the interactive script kind of the current request
+        self.prepared = False          # prepare() chose the role prompt and examples for the request
 
-    def examples_for_kind(self, kind: str) -> tuple:
-        """The programmer's worked examples: in interactive mode only those of the kind ("edit" or
-        "new") the task needs, since a small model copies the example nearest to its answer."""
-        own = prompts.fewshot(f"programmer_{self.domain}")
-        if self.mode != "interactive" or self.domain not in EDITING_DOMAINS:
+    def system_prompt(self, kind: str | None) -> str:
+        """The programmer's role prompt: stable per domain, mode and script kind, so a server that
+        caches prompt prefixes reuses it across requests."""
+        cfg = prompts.domains()
+        specs = [cfg[d] for d in self.domains]
+        rules = "\n".join(sp["rules"].strip() for sp in specs)
+        mode_rules = cfg["modes"][self.mode]["rules"].strip()
+        if kind is not None:
+            mode_rules += "\n" + cfg["modes"]["interactive"][f"kind_{kind}"].strip()
+        return prompts.render("programmer", domain_title="; ".join(sp["title"] for sp in specs),
+                              versions=cfg["versions"]["text"], domain_rules=rules, mode_rules=mode_rules)
+
+    def fixed_examples(self, kind: str | None) -> tuple:
+        """The fixed worked examples of the domain: in interactive mode only those of the kind
+        ("edit" or "new") the task needs, since a small model copies the example nearest to its answer."""
+        own = tuple(m for d in self.domains for m in prompts.fewshot(f"programmer_{d}"))
+        if self.mode != "interactive" or not set(self.domains) & set(EDITING_DOMAINS) or kind is None:
             return own
         if kind == "edit":
             return prompts.fewshot("programmer_interactive_edit")
@@ -111,11 +133,11 @@ class ScriptGenerator:
 
     # -- query generator + retrievers
     def kind_for(self, task: str, request: str = "") -> str | None:
-        """The interactive script kind ("edit" or "new") for a subtask, or None outside interactive
+        """The interactive script kind ("edit" or "new") for a task, or None outside interactive
         mode; the designer's words decide when they say it outright (see :func:`explicit_kind`)."""
-        if self.mode != "interactive" or self.domain not in EDITING_DOMAINS:
+        if not set(self.domains) & set(EDITING_DOMAINS):
             return None
-        return explicit_kind(request) or interactive_kind(f"{task} {request}")
+        return kind_of(self.mode, task, request)
 
     def databases_for(self, kind: str | None) -> list[str]:
         """The databases to search: a pya edit of the open layout does not search gdsfactory (a
@@ -125,6 +147,7 @@ class ScriptGenerator:
         return self.databases
 
     def queries(self, client, task: str, extra: str = "", cancel=None, kind: str | None = None) -> list[dict]:
+        """Queries written by the query generator agent (the subtask itself first)."""
         dbs = self.databases_for(kind)
         if not dbs:
             return []
@@ -138,6 +161,10 @@ class ScriptGenerator:
             if q["query"].strip():
                 qs.append({"db": db, "query": q["query"].strip()})
         return qs
+
+    def request_queries(self, task: str, kind: str | None = None) -> list[dict]:
+        """Queries without an LLM call: the task text, once per database of the domain."""
+        return [{"db": db, "query": task[:400]} for db in self.databases_for(kind)]
 
     def retrieve(self, queries: list[dict], k: int = 3) -> tuple[list[dict], list[str]]:
         """Hits of all queries interleaved (best of each query first), and errors."""
@@ -156,65 +183,61 @@ class ScriptGenerator:
         return merged, errors
 
     # -- programmer
-    def write(self, client, subtask: dict, docs: list[dict], layout_context: dict | None, cancel=None,
-              on_token=None, request: str = "", avoid: str = "") -> str:
-        """The programmer's script for one subtask.
+    def prepare(self, kind: str | None, examples: tuple) -> None:
+        """Set the programmer's role prompt and worked examples for this request."""
+        self.kind = kind
+        self.prepared = True
+        self.programmer.system = self.system_prompt(kind)
+        self.programmer.examples = examples
+
+    def first_message(self, task: str, docs: list[dict], layout_context: dict | None, request: str = "",
+                      outputs: list[str] | None = None, contract: str = "", avoid: str = "",
+                      docs_budget: int | None = None) -> str:
+        """The programmer's user message for a new script.
 
         Args:
-            subtask: {"task", "outputs"} from the plan.
+            task: what to do (the planner's rewrite, or the designer's words).
             docs: retrieved documentation chunks.
             layout_context: the open layout's summary (interactive mode).
             request: the designer's own words. They go to the programmer next to the planner's
-                rewrite (a small planner drops sizes and layers, or adds "with gdsfactory"), and
-                in interactive mode what they say outright decides the kind of script.
+                rewrite (a small planner drops sizes and layers, or adds "with gdsfactory").
+            outputs: files the script must write.
+            contract: what the result must have (see RequestContract.describe).
             avoid: why an earlier script for this task failed (a fresh start after the
                 programmer got stuck repeating it).
+            docs_budget: characters of documentation (default: retrieve.DOCS_BUDGET).
         """
         self.docs = docs
-        self._last_write = {"subtask": subtask, "layout_context": layout_context, "request": request}
-        outputs = subtask.get("outputs") or []
-        kind = ""
-        which = self.kind_for(subtask["task"], request)
-        if which is not None:
-            self.programmer.examples = self.examples_for_kind(which)
-            kind = prompts.domains()["modes"]["interactive"][f"kind_{which}"].strip()
-        same = request.strip() == subtask["task"].strip()
-        user = prompts.render("programmer_user", task=subtask["task"],
-                              outputs=("Outputs: " + ", ".join(outputs)) if outputs else "",
+        same = request.strip() == task.strip()
+        outputs = outputs or []
+        return prompts.render("programmer_user", task=task,
+                              outputs=("Outputs: " + ", ".join(outputs)) if outputs and not contract else "",
                               request="" if same or not request.strip() else f"The designer's words: {request.strip()}",
-                              kind=kind,
+                              contract=("The result must have:\n" + contract) if contract else "",
                               avoid=f"An earlier script for this task failed; write a different one. What was wrong:\n{avoid[:800]}"
                               if avoid else "",
                               context=context_text(layout_context) if self.mode == "interactive" else "",
-                              docs=retrieve.format_docs(docs))
-        return extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))
+                              docs=retrieve.format_docs(docs, budget=docs_budget or retrieve.DOCS_BUDGET))
 
-    def revise(self, client, script: str, instructions: str, docs: list[dict] | None = None, cancel=None,
-               on_token=None) -> str:
+    def revision_message(self, script: str, instructions: str, docs: list[dict] | None = None) -> str:
+        """The programmer's user message asking to revise ``script``."""
         if docs is not None:
             self.docs = docs
         last = self.programmer.memory[-1]["content"] if self.programmer.memory else ""
         current = "" if script.strip() and script.strip() in last else f"Current script:\n```python\n{script.rstrip()}\n```\n"
         doc_text = ("API documentation:\n" + retrieve.format_docs(docs, budget=3000)) if docs else ""
-        user = prompts.render("programmer_revise", instructions=current + instructions, docs=doc_text)
-        code = extract_code(self.programmer.ask_text(client, user, cancel=cancel, on_token=on_token))
-        if code.strip() == script.strip():  # the model repeated itself: one more try with more randomness
-            if on_token is not None:
-                on_token(None)
-            self.programmer.memory[-2:] = []
-            code = extract_code(self.programmer.ask_text(
-                client, user + "\nYour last answer repeated the same script unchanged; change it to fix the errors.",
-                cancel=cancel, on_token=on_token, temperature=0.7))
-        if code.strip() == script.strip() and self._last_write is not None:
-            # still stuck (a 1.5B model answered the same script 5 times in a row): start over without
-            # the failed script in view, told only what was wrong with it
-            if on_token is not None:
-                on_token(None)
-            self.programmer.memory.clear()
-            w = self._last_write
-            code = self.write(client, w["subtask"], self.docs, w["layout_context"], cancel=cancel, on_token=on_token,
-                              request=w["request"], avoid=instructions)
-        return code
+        return prompts.render("programmer_revise", instructions=current + instructions, docs=doc_text)
+
+    def sample(self, client, user: str, *, temperature: float | None = None, cancel=None, on_token=None,
+               with_memory: bool = True) -> tuple[str, str | None]:
+        """One candidate answer to ``user`` (not remembered: see :meth:`choose`); (script, finish reason)."""
+        text, finish = self.programmer.sample(client, user, cancel=cancel, on_token=on_token,
+                                              with_memory=with_memory, temperature=temperature)
+        return text, finish
+
+    def choose(self, user: str, answer: str) -> None:
+        """Remember the chosen candidate's exchange (the next revision continues from it)."""
+        self.programmer.remember(user, answer)
 
 
 def plan_text(plan: dict) -> str:

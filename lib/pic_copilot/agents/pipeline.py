@@ -1,19 +1,9 @@
-"""The multi-agent pipeline: plan -> per-domain generators -> synthesizer -> evaluator loop.
+"""The pipeline: route -> retrieve (documentation and the nearest cookbook recipes) -> k candidate
+scripts per round, each checked, fixed where certain and run -> the best by evidence is accepted
+or revised with what its evidence says.
 
-Entry point: :func:`run_request`. Configurations (``Request.config``):
-
-- ``full``: everything below.
-- ``zero-shot``: one programmer call, no examples, no retrieval, no checks; the script is run once.
-- ``icl-rag``: one call with few-shot examples and retrieval over all databases with the raw request.
-- ``no-tailored-rag``: full pipeline, but retrieval uses the subtask text over all databases
-  (no query generator, no per-generator databases).
-- ``no-multi-agent``: one programmer with retrieval and the evaluation loop (static + execution
-  evidence, no LLM planner, synthesizer or LLM evaluator).
-- ``no-exec-feedback``: full pipeline, but revisions only see static evidence; the final script
-  is run once for the result.
-- ``no-exploration``: full pipeline, but the observed behaviour from ``pic-copilot explore``
-  (databases/<db>/observations.json) is not used: not in the programmer's documentation context,
-  not in API details, not in the API check (observed port names).
+Entry point: :func:`run_request`. What a configuration (``Request.config``) does is one row of
+flags in :mod:`pic_copilot.pipeline_configs`; this module reads the flags, never names.
 """
 from __future__ import annotations
 
@@ -26,17 +16,22 @@ from ..config import Settings, load_settings
 from ..execution import changed_layout, execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
-from ..pipeline_configs import PIPELINE_CONFIGS
+from ..pipeline_configs import PIPELINE_CONFIGS, PipelineConfig, config
 from ..pipeline_io import Outcome, PipelineIO, Request
 from . import checks as checks_mod
-from . import evaluator, planner, prompts, retrieve
+from . import contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
-from .generators import ScriptGenerator, check_databases, Synthesizer, describe_hits
+from .candidates import Candidate, best, contract_decision
+from .fixes import add_missing_imports, apply_fixes
+from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
-#: configurations that use the observed behaviour of the installed APIs (pic_copilot.explore)
-OBSERVING = ("full", "no-tailored-rag", "no-multi-agent", "no-exec-feedback")
 MAX_SESSIONS = 32
+#: sampling temperatures of a round's candidates, in the order they are drawn (the first is the
+#: configured default); a candidate that passes ends the round, so later ones cost nothing
+CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
+RECIPES_SHOWN = 2
+DOCS_BUDGET_WITH_RECIPES = 2600   # characters of documentation when recipes show the usage
 
 
 @dataclass
@@ -52,10 +47,12 @@ class Session:
     script: str | None = None
     databases: dict = field(default_factory=dict)   # Settings.generator_databases
 
-    def generator(self, domain: str) -> ScriptGenerator:
-        if domain not in self.generators:
-            self.generators[domain] = ScriptGenerator(domain, self.mode, databases=self.databases.get(domain))
-        return self.generators[domain]
+    def generator(self, domains: str | tuple[str, ...]) -> ScriptGenerator:
+        key = (domains,) if isinstance(domains, str) else tuple(domains)
+        if key not in self.generators:
+            mine = self.databases.get(key[0]) if len(key) == 1 else None
+            self.generators[key] = ScriptGenerator(key, self.mode, databases=mine)
+        return self.generators[key]
 
 
 _SESSIONS: "collections.OrderedDict[str, Session]" = collections.OrderedDict()
@@ -83,17 +80,13 @@ def forget(request_id: str) -> None:
 class _Run:
     def __init__(self, request: Request, io: PipelineIO, settings: Settings, client: LLMClient):
         self.req, self.io, self.settings, self.client = request, io, settings, client
-        self.cfg = request.config or "full"
-        self._hinted: set[str] = set()   # request-word checks already sent back (see hint_once)
-        self.cut_off_by: str | None = None   # the agent whose answer (the current script) hit the length limit
-        if self.cfg not in CONFIGS:
-            raise ValueError(f"unknown pipeline configuration {self.cfg!r}; use one of {', '.join(CONFIGS)}")
+        self.cfg: PipelineConfig = config(request.config or "full")
         if request.mode not in ("sandbox", "interactive"):
             raise ValueError(f"unknown mode {request.mode!r}; use sandbox or interactive")
         self.cancel: threading.Event = getattr(io, "cancel", None) or threading.Event()
         self.usage_start = len(client.usage.calls)
         self.rec = RunRecord(request.id, request.prompt, settings, meta={
-            "mode": request.mode, "config": self.cfg, "feedback": list(request.feedback),
+            "mode": request.mode, "config": self.cfg.name, "feedback": list(request.feedback),
             "continues": bool(request.feedback and request.previous_script),
             "max_rounds": request.max_rounds or settings.max_rounds})
         self.checks, problems = checks_mod.load_checks()
@@ -105,6 +98,12 @@ class _Run:
         self.applied = bool(request.previous_applied) and request.mode == "interactive"
         self.observations: dict | None = None  # observed port names per factory, loaded on first check
         self.plan: dict | None = None
+        self.hinted: set[str] = set()   # request-word checks already sent back (see hints)
+        words = request.feedback[-1] if request.feedback else request.prompt
+        self.words = words
+        self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()))
+                         if self.cfg.contract else contract_words.RequestContract())
+        self.rec.set("contract", self.contract.to_dict())
 
     # ------------------------------------------------------------------ plumbing
     def check_cancel(self) -> None:
@@ -137,35 +136,45 @@ class _Run:
         """This request's share of the (possibly shared) client's calls."""
         return self.client.usage.totals(since=self.usage_start)
 
-    # ------------------------------------------------------------------ steps
+    # ------------------------------------------------------------------ plan and context
     def make_plan(self, sess: Session, extra: str = "") -> dict:
+        """The plan: one step without an LLM call unless the configuration always plans, or (``auto``)
+        the request spans several domains."""
         self.check_cancel()
-        if self.cfg == "no-multi-agent":
-            plan = planner.single_plan(self.req.prompt, inputs=tuple(self.req.inputs or ()))
-        else:
+        inputs = tuple(self.req.inputs or ())
+        domains = planner.signalled_domains(self.req.prompt)
+        ask = self.cfg.planner == "always" or (self.cfg.planner == "auto" and planner.is_composite(self.req.prompt))
+        if ask:
             plan = self.timed("plan", planner.plan, sess.planner, self.client, self.req.prompt, self.req.mode,
-                              self.req.layout_context, cancel=self.cancel, extra=extra,
-                              inputs=tuple(self.req.inputs or ()))
+                              self.req.layout_context, cancel=self.cancel, extra=extra, inputs=inputs)
+        else:
+            plan = planner.single_plan(self.req.prompt, domain=domains[0] if domains else "layout", inputs=inputs)
+            plan["routed"] = "words" if domains else "default"
         self.plan = sess.plan = plan
         self.rec.set("plan", plan)
+        how = "planned by the LLM" if ask else "one step, no LLM plan"
         self.progress("plan", f"{len(plan['subtasks'])} subtask(s): "
-                      + ", ".join(s["domain"] for s in plan["subtasks"]), plan)
+                      + ", ".join(s["domain"] for s in plan["subtasks"]) + f" ({how})", plan)
         return plan
 
     def find_docs(self, gen: ScriptGenerator, task: str, extra: str = "", lookup: list[str] | None = None) -> list[dict]:
         self.check_cancel()
-        if self.cfg in ("no-tailored-rag", "no-multi-agent"):
+        kind = gen.kind_for(task, self.req.prompt)
+        if not self.cfg.retrieval:
+            return []
+        if not self.cfg.tailored_rag:
             queries = [{"db": None, "query": task[:300]}]
+        elif self.cfg.queries == "llm":
+            queries = self.timed("query", gen.queries, self.client, task, extra=extra, cancel=self.cancel, kind=kind)
         else:
-            queries = self.timed("query", gen.queries, self.client, task, extra=extra, cancel=self.cancel,
-                                 kind=gen.kind_for(task, self.req.prompt))
+            queries = gen.request_queries(task, kind)
         for name in lookup or []:
             queries.append({"db": None, "query": name})
         self.rec.append("queries", queries)
         self.progress("query", f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}", {"queries": queries})
         self.check_cancel()
         hits, errors = self.timed("retrieve", gen.retrieve, queries)
-        if self.cfg in OBSERVING:
+        if self.cfg.observations:
             hits = _with_observations(hits)
         desc = describe_hits(hits)
         self.rec.append("retrieved", desc)
@@ -173,57 +182,81 @@ class _Run:
                       {"entries": desc, "errors": errors})
         return hits
 
-    def generate(self, sess: Session, plan: dict) -> str:
+    def find_recipes(self, task: str, kind: str | None) -> list:
+        """The nearest verified cookbook recipes for a task (configurations with cookbook examples)."""
+        if self.cfg.examples != "cookbook":
+            return []
+        found, err = self.timed("retrieve", retrieve.recipes, task, self.req.mode, kind, RECIPES_SHOWN)
+        self.rec.append("recipes", [r.id for r in found])
+        self.progress("retrieve", f"{len(found)} cookbook recipe(s)" + (f" ({err})" if err else ""),
+                      {"recipes": [{"id": r.id, "title": r.title} for r in found], "errors": [err] if err else []})
+        return found
+
+    def examples(self, gen: ScriptGenerator, kind: str | None, found: list) -> tuple:
+        """The programmer's worked examples: the recipes found, or the domain's fixed ones."""
+        gen.recipes = found
+        if self.cfg.examples == "none":
+            return ()
+        return retrieve.recipe_messages(found) if found else gen.fixed_examples(kind)
+
+    def first_message(self, sess: Session, plan: dict) -> tuple[ScriptGenerator, str | None, str | None]:
+        """(generator, the programmer's first user message, or a script already written by the
+        synthesizer path)."""
+        subs = plan["subtasks"]
+        if self.cfg.synthesizer and len(subs) > 1:
+            return self.primary(sess), None, self.synthesize(sess, plan)
+        task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
+        query = task if len(subs) == 1 else self.req.prompt
+        kind = kind_of(self.req.mode, task, self.req.prompt)
+        found = self.find_recipes(query, kind)
+        domains = tuple(dict.fromkeys(s["domain"] for s in subs))
+        if plan.get("routed") == "default" and found and retrieve.FAMILY_DOMAIN.get(found[0].family, "layout") != "layout":
+            # no domain words: the nearest verified recipe says what kind of job this is
+            domains = (retrieve.FAMILY_DOMAIN[found[0].family],)
+            for s in subs:
+                s["domain"] = domains[0]
+            self.rec.set("plan", plan)
+        gen = sess.generator(domains)
+        docs = self.find_docs(gen, query)
+        kind = gen.kind_for(task, self.req.prompt)
+        gen.prepare(kind, self.examples(gen, kind, found))
+        outputs = [o for s in subs for o in s.get("outputs") or []]
+        user = gen.first_message(task, docs, self.req.layout_context, request=self.req.prompt, outputs=outputs,
+                                 contract=self.contract.describe(),
+                                 docs_budget=DOCS_BUDGET_WITH_RECIPES if found else None)
+        return gen, user, None
+
+    def synthesize(self, sess: Session, plan: dict) -> str:
+        """One sub-script per step, merged by the synthesizer (configurations with ``synthesizer``)."""
         parts = []
-        self.cut_off_by = None
         for i, sub in enumerate(plan["subtasks"]):
             gen = sess.generator(sub["domain"])
             docs = self.find_docs(gen, sub["task"])
-            self.check_cancel()
+            kind = gen.kind_for(sub["task"], self.req.prompt)
+            gen.prepare(kind, self.examples(gen, kind, self.find_recipes(sub["task"], kind)))
+            user = gen.first_message(sub["task"], docs, self.req.layout_context, request=self.req.prompt,
+                                     outputs=sub.get("outputs") or [])
             self.progress("generate", f"writing the {sub['domain']} script ({i + 1}/{len(plan['subtasks'])})",
                           {"subtask": i + 1, "domain": sub["domain"]})
             self.io.token("programmer", None)
-            code = self.timed("generate", gen.write, self.client, sub, docs, self.req.layout_context,
-                              cancel=self.cancel, on_token=self.token_cb("programmer"), request=self.req.prompt)
-            parts.append(code)
-            if gen.programmer.last_finish in evaluator.CUT_OFF:
-                self.cut_off_by = "programmer"
+            text, _ = self.timed("generate", gen.sample, self.client, user, cancel=self.cancel,
+                                 on_token=self.token_cb("programmer"))
+            gen.choose(user, text)
+            parts.append(extract_code(text))
         self.rec.set("sub_scripts", parts)
-        if len(parts) == 1:
-            return parts[0]
         self.check_cancel()
         self.progress("synthesize", f"merging {len(parts)} scripts", {"parts": len(parts)})
         self.io.token("synthesizer", None)
-        merged = self.timed("synthesize", sess.synthesizer.merge, self.client, plan, parts, cancel=self.cancel,
-                            on_token=self.token_cb("synthesizer"))
-        if sess.synthesizer.agent.last_finish in evaluator.CUT_OFF:
-            self.cut_off_by = "synthesizer"
-        return merged
+        return self.timed("synthesize", sess.synthesizer.merge, self.client, plan, parts, cancel=self.cancel,
+                          on_token=self.token_cb("synthesizer"))
 
     def primary(self, sess: Session) -> ScriptGenerator:
-        domain = (self.plan or planner.single_plan(self.req.prompt))["subtasks"][0]["domain"]
-        return sess.generator(domain)
+        subs = (self.plan or planner.single_plan(self.req.prompt))["subtasks"]
+        if self.cfg.synthesizer:
+            return sess.generator(subs[0]["domain"])
+        return sess.generator(tuple(dict.fromkeys(s["domain"] for s in subs)))
 
-    def revise(self, sess: Session, dec: dict, script: str) -> str:
-        self.check_cancel()
-        target = dec.get("target") or "programmer"
-        if target == "planner" and self.cfg != "no-multi-agent" and not getattr(self, "_replanned", False):
-            self._replanned = True
-            plan = self.make_plan(sess, extra=f"(An earlier attempt was rejected: {dec['instructions'][:400]})")
-            return self.generate(sess, plan)
-        gen = self.primary(sess)
-        docs = None
-        if target == "query_generator" or dec.get("lookup"):
-            task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
-            docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
-                                  lookup=dec.get("lookup"))
-        self.progress("generate", "revising the script", {"target": target})
-        self.io.token("programmer", None)
-        code = self.timed("generate", gen.revise, self.client, script, dec["instructions"], docs=docs,
-                          cancel=self.cancel, on_token=self.token_cb("programmer"))
-        self.cut_off_by = "programmer" if gen.programmer.last_finish in evaluator.CUT_OFF else None
-        return code
-
+    # ------------------------------------------------------------------ evidence
     def discard_applied(self) -> None:
         """Undo the open-layout change of an attempt that was not accepted, so attempts never pile up
         in the designer's layout and a rejected request leaves it as it was."""
@@ -237,7 +270,8 @@ class _Run:
     def expected_files(self) -> list[str]:
         """Files the designer named or the plan says its steps write."""
         plan = self.plan or {}
-        return [*plan.get("requested_files", []), *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])]
+        return list(dict.fromkeys([*plan.get("requested_files", []),
+                                   *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])]))
 
     def run_script(self, script: str) -> dict:
         self.check_cancel()
@@ -251,6 +285,8 @@ class _Run:
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
             rep = {"ok": False, "where": "none", "stdout": "", "stderr": "",
                    "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+        if rep.get("where") == "klayout" and rep.get("files") is None and rep.get("workdir"):
+            rep["files"] = _workdir_files(rep["workdir"])
         self.rec.add_time("execute", time.monotonic() - t0)
         self.applied = changed_layout(rep)
         summ = evaluator.execution_summary(rep)
@@ -262,108 +298,205 @@ class _Run:
             self.index = self.timed("check", retrieve.symbol_index) or False
         interactive_pya = self.req.mode == "interactive" and not needs_engine_python(script)
         if self.observations is None:
-            self.observations = _observed_ports() if self.cfg in OBSERVING else {}
+            self.observations = _observed_ports() if self.cfg.observations else {}
         t0 = time.monotonic()
         findings, review = checks_mod.static_findings(script, self.req.mode, self.index or None, self.checks,
                                                       interactive_pya=interactive_pya,
                                                       observations=self.observations or None)
         self.rec.add_time("check", time.monotonic() - t0)
-        n_err = sum(f["severity"] == "error" for f in findings)
-        self.progress("check", f"{n_err} error(s), {len(findings) - n_err} warning(s)",
-                      {"findings": findings, "review_checks": [c.name for c in review]})
         return findings, review
 
-    def hint_once(self, script: str) -> dict | None:
-        """The requested-value and cell-name checks, each sent back at most once per request.
+    def hints(self, script: str) -> list[dict]:
+        """The requested-value and cell-name checks that are not yet sent back.
 
         They read the request's words, so they can be wrong (a centred 100 um box is written as
-        +-50, "a 0.2 um gap" may only be a consequence); after one revision the LLM judge decides.
-        After feedback the designer's latest words set the values ("make it 20 um instead").
+        +-50, "a 0.2 um gap" may only be a consequence): each is sent back at most once per
+        request; after that the other evidence decides. After feedback the designer's latest
+        words set the values ("make it 20 um instead").
         """
-        words = self.req.feedback[-1] if self.req.feedback else self.req.prompt
+        out = []
         for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names)):
-            if name in self._hinted:
-                continue
-            dec = check(words, script)
+            if name not in self.hinted:
+                dec = check(self.words, script)
+                if dec is not None:
+                    out.append(dict(dec, hint=name))
+        return out
+
+    def evaluate(self, text: str, finish: str | None, index: int, temperature: float,
+                 review_state: dict, cut_off_by: str = "programmer") -> Candidate:
+        """Check, fix, run and judge one candidate answer."""
+        script = extract_code(text)
+        cand = Candidate(script=script, temperature=temperature, index=index, answer=text)
+        if finish in evaluator.CUT_OFF:
+            cand.stage, cand.decision = "cut-off", evaluator.cut_off(cut_off_by)
+            cand.problems = ["cut off at the answer length limit"]
+            return cand
+        script, fixed = apply_fixes(script, self.req.mode)
+        findings, review = self.static(script)
+        script, added = add_missing_imports(script, findings)
+        if added:
+            findings, review = self.static(script)
+        cand.script, cand.fixes, cand.findings = script, fixed + [f"added {a}" for a in added], findings
+        review_state["review"] = review
+        n_err = sum(f["severity"] == "error" for f in findings)
+        self.progress("check", f"{n_err} error(s), {len(findings) - n_err} warning(s)"
+                      + (f"; {'; '.join(cand.fixes)}" if cand.fixes else ""),
+                      {"findings": findings, "fixes": cand.fixes, "review_checks": [c.name for c in review]})
+        dec = evaluator.from_static(findings, script)
+        if dec is not None:
+            cand.stage, cand.decision = "static-error", dec
+            cand.problems = [f["message"] for f in findings if f["severity"] == "error"]
+            return cand
+        if self.cfg.examples == "fixed":
+            dec = evaluator.copied_example(script, prompts.programmer_examples(), self.req.prompt)
             if dec is not None:
-                self._hinted.add(name)
-                return dec
-        return None
+                cand.stage, cand.decision, cand.problems = "copied", dec, ["a worked example copied unchanged"]
+                return cand
+        if not self.cfg.exec_feedback:
+            return cand
+        rep = cand.report = self.run_script(script)
+        dec = evaluator.from_execution(rep)
+        if dec is not None:
+            exc = rep.get("exception") or {}
+            cand.stage, cand.decision = "run-failed", dec
+            cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
+            return cand
+        cells = _layout_cells(rep) if rep.get("where") != "sandbox" else None
+        problems = contract_words.violations(self.contract, rep, layout_cells=cells)
+        if self.contract.files:
+            problems += contract_words.literal_outputs(script, self.req.prompt)
+        planned = [f for f in self.expected_files() if f not in self.contract.files]
+        problems += [f"{f} was not written" for f in contract_words.missing_files(planned, rep)]
+        if problems:
+            cand.stage, cand.problems = "contract", problems
+            cand.decision = contract_decision(problems, contract_words.missing_files(self.expected_files(), rep))
+            return cand
+        cand.hints = self.hints(script)
+        if cand.hints:
+            cand.stage, cand.decision = "hints", cand.hints[0]
+            return cand
+        if self.cfg.judge == "always":
+            self.check_cancel()
+            dec = self.timed("evaluate", evaluator.judge, review_state["sess"].evaluator, self.client, self.req.prompt,
+                             script, rep, review, cancel=self.cancel, expected_files=self.expected_files())
+            if dec["decision"] != "accept":
+                cand.stage, cand.decision, cand.problems = "judge", dec, [dec["instructions"][:200]]
+        return cand
+
+    # ------------------------------------------------------------------ a round
+    def sample_round(self, gen: ScriptGenerator, user: str, rnd: int, review_state: dict,
+                     given: str | None = None) -> list[Candidate]:
+        """Up to ``candidates`` scripts for one prompt, drawn one after another from the same (cached)
+        prompt at rising temperature; the first that passes ends the round."""
+        k = max(1, self.cfg.candidates)
+        temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
+        temps = (temps + [temps[-1]] * k)[:k]
+        out: list[Candidate] = []
+        for i, temp in enumerate(temps):
+            self.check_cancel()
+            if given is not None:   # the synthesizer's merge is this round's only candidate
+                text, cut = f"```python\n{given}\n```", "synthesizer"
+                finish = review_state["sess"].synthesizer.agent.last_finish
+            else:
+                what = "writing the script" if rnd == 1 and not self.req.feedback else "revising the script"
+                self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
+                              {"round": rnd, "candidate": i + 1, "temperature": temp})
+                self.io.token("programmer", None)
+                text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
+                                          cancel=self.cancel, on_token=self.token_cb("programmer"))
+                cut = "programmer"
+            cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
+            self.io.script(cand.script, rnd)
+            out.append(cand)
+            self.progress("evaluate", f"round {rnd}, candidate {i + 1}: {cand.stage}"
+                          + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
+            if cand.passed or given is not None:
+                break
+        return out
+
+    def revision(self, sess: Session, gen: ScriptGenerator, chosen: Candidate, previous: str | None) -> str:
+        """The programmer's next user message for the chosen candidate's evidence; replans or
+        re-retrieves when the evidence says so."""
+        dec = chosen.decision or {}
+        if dec.get("hint"):
+            self.hinted.add(dec["hint"])
+        target = dec.get("target") or "programmer"
+        docs = None
+        if target == "query_generator" or dec.get("lookup"):
+            task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
+            docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
+                                  lookup=dec.get("lookup"))
+        if previous is not None and chosen.script.strip() == previous.strip():
+            # stuck (a 1.5B model answered one broken script five times): start over without the
+            # failed script in view, told only what was wrong with it
+            gen.programmer.memory.clear()
+            subs = self.plan["subtasks"]
+            task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
+            self.progress("generate", "starting over: the script did not change")
+            return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
+                                     request=self.req.prompt, contract=self.contract.describe(),
+                                     avoid=dec.get("instructions", ""))
+        return gen.revision_message(chosen.script, dec.get("instructions", ""), docs=docs)
 
     # ------------------------------------------------------------------ the loop
     def go(self) -> Outcome:
-        if self.cfg in ("zero-shot", "icl-rag"):
+        if self.cfg.single_shot:
             return self.single_shot()
         req = self.req
         max_rounds = max(1, req.max_rounds or self.settings.max_rounds)
         continuing = bool(req.feedback and req.previous_script)
         sess = _session(req, fresh=not continuing, databases=self.settings.generator_databases)
+        review_state = {"sess": sess, "review": []}
+        given = None
         if continuing:
             self.plan = sess.plan or self.make_plan(sess)
             if sess.plan is not None:
                 self.progress("plan", "continuing with the designer's feedback", self.plan)
                 self.rec.set("plan", self.plan)
-            script = req.previous_script
+            gen = self.primary(sess)
+            if not gen.prepared:   # the engine was restarted: the request's agents are new
+                kind = gen.kind_for(self.plan["subtasks"][0]["task"], req.prompt)
+                gen.prepare(kind, self.examples(gen, kind, self.find_recipes(req.prompt, kind)))
             fb = "\n".join(f"- {t}" for t in req.feedback[-3:])
-            dec = evaluator.decision("revise", "query_generator" if self.cfg != "no-multi-agent" else "programmer",
+            dec = evaluator.decision("revise", "query_generator" if self.cfg.retrieval else "programmer",
                                      f"The designer reviewed the result of this script and asks:\n{fb}", "designer")
             self.progress("evaluate", "designer feedback: revise", dec)
-            script = self.revise(sess, dec, script)
+            user = self.revision(sess, gen, Candidate(script=req.previous_script, temperature=0.0, decision=dec), None)
         else:
             plan = self.make_plan(sess)
-            script = self.generate(sess, plan)
+            gen, user, given = self.first_message(sess, plan)
 
-        rounds, accepted, rep, last_dec = 0, False, None, None
+        rounds, chosen, previous = 0, None, None
         for rnd in range(1, max_rounds + 1):
             self.check_cancel()
             rounds = rnd
-            sess.script = script
-            self.io.script(script, rnd)
-            entry = {"round": rnd, "script": script}
-            findings, review = self.static(script)
-            script, added = checks_mod.add_missing_imports(script, findings)
-            if added:   # a certain fix: made here instead of costing a revision round
-                sess.script = entry["script"] = script
-                entry["imports_added"] = added
-                self.io.script(script, rnd)
-                self.progress("check", f"added {'; '.join(added)}", {"imports_added": added})
-                findings, review = self.static(script)
-            entry["findings"] = findings
-            dec = ((evaluator.cut_off(self.cut_off_by) if self.cut_off_by else None)
-                   or evaluator.from_static(findings, script)
-                   or evaluator.copied_example(script, prompts.programmer_examples(), req.prompt))
-            rep = None
-            if dec is None and self.cfg == "no-exec-feedback":
-                dec = evaluator.decision("accept", "", "", "static")
-            elif dec is None:
-                rep = self.run_script(script)
-                entry["execution"] = evaluator.execution_summary(rep)
-                dec = (evaluator.from_execution(rep) or evaluator.missing_outputs(rep, self.plan["requested_files"])
-                       or self.hint_once(script))
-                if dec is None and self.cfg in ("full", "no-tailored-rag", "no-exploration"):
-                    self.check_cancel()
-                    dec = self.timed("evaluate", evaluator.judge, sess.evaluator, self.client, req.prompt, script, rep,
-                                     review, cancel=self.cancel, expected_files=self.expected_files())
-                elif dec is None:
-                    dec = evaluator.decision("accept", "", "", "execution")
-            entry["decision"] = dec
-            self.rec.append("rounds", entry)
-            last_dec = dec
-            self.progress("evaluate", f"round {rnd}: {dec['decision']}"
-                          + (f" ({dec['target']})" if dec["decision"] == "revise" else ""), dec)
-            if dec["decision"] == "accept":
-                accepted = True
+            cands = self.sample_round(gen, user or "", rnd, review_state, given=given)
+            chosen = best(cands)
+            if given is None:
+                gen.choose(user, chosen.answer)
+            given = None
+            if chosen is not cands[-1] and self.req.mode == "interactive" and self.cfg.exec_feedback:
+                self.discard_applied()   # the open layout shows the last candidate; the chosen one is not in it
+            sess.script = chosen.script
+            self.rec.append("rounds", {"round": rnd, "script": chosen.script, "findings": chosen.findings,
+                                       "execution": evaluator.execution_summary(chosen.report),
+                                       "candidates": [c.summary() for c in cands], "chosen": chosen.index,
+                                       "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
+            if chosen.passed:
                 break
             if rnd == max_rounds:
                 break
-            script = self.revise(sess, dec, script)
+            user = self.revision(sess, gen, chosen, previous)
+            previous = chosen.script
 
-        if self.cfg == "no-exec-feedback" and accepted:
+        script = chosen.script
+        rep = chosen.report
+        ok = chosen.passed
+        if not self.cfg.exec_feedback and ok:
             rep = self.run_script(script)
-            accepted = bool(rep.get("ok"))
-        ok = accepted and (rep is None or bool(rep.get("ok")))
+            ok = bool(rep.get("ok"))
         msg = (f"accepted after {rounds} round(s)" if ok else
-               f"not accepted after {rounds} round(s): {(last_dec or {}).get('instructions', '')[:200]}")
+               f"not accepted after {rounds} round(s): {((chosen.decision or {}).get('instructions', ''))[:200]}")
         return self.finish(ok, script, rounds, rep, msg)
 
     def single_shot(self) -> Outcome:
@@ -376,8 +509,9 @@ class _Run:
                                 domain_rules="", mode_rules=cfg["modes"][req.mode]["rules"].strip())
         examples: tuple = ()
         docs: list[dict] = []
-        if self.cfg == "icl-rag":
+        if self.cfg.examples == "fixed":
             examples = prompts.fewshot(f"programmer_{domain}")
+        if self.cfg.retrieval:
             self.rec.append("queries", [{"db": None, "query": req.prompt}])
             self.progress("query", "1 query (the request)", {"queries": [{"db": None, "query": req.prompt}]})
             docs, err = self.timed("retrieve", retrieve.search, req.prompt, None, 5)
@@ -386,8 +520,8 @@ class _Run:
         agent = Agent("programmer", system, examples)
         # the open layout (and the selection) is part of an interactive request, for the baselines too
         context = planner.context_text(req.layout_context) if req.mode == "interactive" else ""
-        user = prompts.render("programmer_user", task=req.prompt, outputs="", request="", kind="", avoid="", context=context,
-                              docs=retrieve.format_docs(docs) if docs else "(none)")
+        user = prompts.render("programmer_user", task=req.prompt, outputs="", request="", contract="", avoid="",
+                              context=context, docs=retrieve.format_docs(docs) if docs else "(none)")
         self.check_cancel()
         self.progress("generate", "writing the script", {"domain": domain})
         self.io.token("programmer", None)
@@ -410,8 +544,27 @@ class _Run:
         self.rec.set("calls", [c.__dict__ for c in self.client.usage.calls[self.usage_start:]])
         self.rec.finish("accepted" if ok else "rejected", final_script=script, ok=ok, rounds_used=rounds,
                         message=msg, execution=evaluator.execution_summary(rep))
+        timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
-                       record_path=str(self.rec.path), message=msg)
+                       record_path=str(self.rec.path), message=msg, timings=timings)
+
+
+def _layout_cells(rep: dict) -> list[str]:
+    """The open layout's cells after a run in KLayout (the bridge's summary)."""
+    return list((rep.get("summary") or {}).get("cells") or [])
+
+
+def _workdir_files(workdir: str) -> list[dict]:
+    """Summaries of the data files a script that ran in KLayout wrote to its work folder.
+
+    Tables, JSON and report databases are read with the standard library; layout files are not
+    parsed in the engine (their effect on the open layout is in the bridge's report)."""
+    from ..sandbox.summary import summarize_dir
+
+    try:
+        return summarize_dir(workdir, max_files=50, parse_layouts=False)
+    except OSError:
+        return []
 
 
 def _with_observations(hits: list[dict]) -> list[dict]:

@@ -141,12 +141,33 @@ def single_plan(prompt: str, domain: str = "layout", inputs=()) -> dict:
     return normalise({"subtasks": [{"domain": guess_domain(prompt) or domain, "task": prompt}]}, prompt, inputs=inputs)
 
 
-def guess_domain(prompt: str) -> str | None:
-    p = prompt.lower()
-    if re.search(r"\bsax\b|s-param|spectrum|transmission|simulat", p):
-        return "simulation"
-    if re.search(r"\bdrc\b|design rule|min(imum)? (width|spacing)|spacing check|width check", p):
-        return "drc"
-    if re.search(r"\bcsv\b|statistic|count .*shapes|export .*table|plot", p):
-        return "data"
-    return "layout"
+# words that put a request in a domain, in the order they win when a request names several
+_DOMAIN_WORDS = (
+    ("simulation", re.compile(r"\bsax\b|s-param|spectr|transmission|simulat|\bfsr\b|extinction|insertion loss",
+                              re.IGNORECASE)),
+    ("drc", re.compile(r"\bdrc\b|design[- ]rules?\b|min(imum)?[- ](width|spacing|space|enclosure|area|overlap)|"
+                       r"(spacing|width|space|enclosure|density) (check|rule|violation)|\bviolations?\b|rule deck",
+                       re.IGNORECASE)),
+    ("data", re.compile(r"\bcsv\b|\.csv\b|statistic|\bcount\b.*\bshapes\b|shapes per layer|export .*table|\bplot\b|"
+                        r"\btabulate|\bhistogram|\.png\b", re.IGNORECASE)),
+)
+
+
+def signalled_domains(prompt: str) -> list[str]:
+    """The domains whose words a request uses ("layout" when it uses none), most specific first."""
+    found = [d for d, words in _DOMAIN_WORDS if words.search(prompt)]
+    return found or ["layout"]
+
+
+def is_composite(prompt: str) -> bool:
+    """A request that spans domains: it writes a layout file and also checks, simulates or
+    tabulates (build a device, save its GDS and simulate it), or it both simulates and checks
+    rules. Writing a table of what a simulation or a check found is one domain, not two."""
+    found = {d for d, words in _DOMAIN_WORDS if words.search(prompt)}
+    writes_layout = any(f.lower().endswith((".gds", ".oas")) for f in requested_files(prompt))
+    return bool(found and writes_layout) or {"simulation", "drc"} <= found
+
+
+def guess_domain(prompt: str) -> str:
+    """The domain of a one-step request (see :func:`signalled_domains`)."""
+    return signalled_domains(prompt)[0]

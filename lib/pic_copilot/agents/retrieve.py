@@ -55,3 +55,31 @@ def format_docs(hits: list[dict], budget: int = DOCS_BUDGET) -> str:
         out.append(block)
         used += len(block)
     return "\n\n".join(out) if out else "(none)"
+
+
+# ---------------------------------------------------------------------- cookbook
+#: recipe kinds that can serve as examples for a request: (mode, interactive kind) -> kinds
+RECIPE_KINDS = {("sandbox", None): ("sandbox", "new"), ("interactive", "edit"): ("edit",),
+                ("interactive", "new"): ("new", "sandbox"), ("interactive", None): ("sandbox",)}
+#: the generator domain a recipe family belongs to
+FAMILY_DOMAIN = {"layout": "layout", "edit": "layout", "drc": "drc", "data": "data", "simulation": "simulation"}
+
+
+def recipes(query: str, mode: str, kind: str | None, k: int = 2) -> tuple[list, str | None]:
+    """The ``k`` cookbook recipes nearest to a request that fit its mode and script kind, and an
+    error message when the cookbook cannot answer (generation then uses the fixed examples)."""
+    try:
+        from ..retrieval import cookbook
+
+        return list(cookbook.search(query, kinds=RECIPE_KINDS[(mode, kind)], k=k)), None
+    except (ImportError, retrieval.RetrievalError) as e:
+        return [], f"cookbook unavailable: {e}"
+
+
+def recipe_messages(found: list) -> tuple:
+    """Recipes as worked examples (user/assistant pairs): the job in the designer's words, the script."""
+    msgs = []
+    for r in found:
+        msgs.append({"role": "user", "content": f"Write the script for this task.\nTask: {r.title}\n{r.summary}"})
+        msgs.append({"role": "assistant", "content": f"```python\n{r.code.strip()}\n```"})
+    return tuple(msgs)

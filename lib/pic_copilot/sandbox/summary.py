@@ -154,7 +154,9 @@ def summarize_table(path: str) -> dict:
     if has_header:
         rows -= 1
     out = {"rows": rows, "columns": cols,
-           "header": (header[:50] if (header and has_header) else None), "delimiter": delim}
+           "header": (header[:50] if (header and has_header) else None), "delimiter": delim,
+           # the sniffer misses a header whose columns look like the data (name,x vs o1,0.5)
+           "first_row": [c[:100] for c in header[:50]] if header else None}
     if truncated:
         out["truncated"] = True
     return out
@@ -230,10 +232,11 @@ def summarize_file(path: str | Path) -> dict:
     return out
 
 
-def summarize_dir(work: str, skip: dict | None = None, max_files: int = 200) -> list[dict]:
+def summarize_dir(work: str, skip: dict | None = None, max_files: int = 200,
+                  parse_layouts: bool = True) -> list[dict]:
     """Summaries of the files under ``work`` (relative paths), except ``script.py`` and files
     whose (size, mtime_ns) match ``skip[relpath]`` (unchanged inputs). Symlinks are reported,
-    never followed."""
+    never followed. ``parse_layouts=False`` reports layout files by kind only (no native parser)."""
     skip = skip or {}
     out: list[dict] = []
     for dirpath, dirnames, filenames in os.walk(work, followlinks=False):
@@ -255,6 +258,8 @@ def summarize_dir(work: str, skip: dict | None = None, max_files: int = 200) -> 
                 entry.update(kind="symlink", target=os.readlink(full)[:500])
             elif not stat.S_ISREG(st.st_mode):
                 entry.update(kind="special")
+            elif not parse_layouts and _kind(full) == "layout":
+                entry.update(kind="layout")
             else:
                 entry.update(summarize_file(full))
             out.append(entry)

@@ -385,11 +385,29 @@ def _run_script(work: str, w_fd: int, runner_pid: int) -> int:
         return 1
     finally:
         if os.getpid() == runner_pid:
+            _finalize(mod)
             for s in (sys.stdout, sys.stderr):
                 try:
                     s.flush()
                 except BaseException:
                     pass
+
+
+def _finalize(mod) -> None:
+    """What a normal interpreter exit does for the script before the job's os._exit: atexit
+    handlers run and the script's objects are released, so a file it never closed
+    (``w = csv.writer(open("t.csv", "w"))`` held in a global) is flushed, not left empty."""
+    import atexit
+    import gc
+    try:
+        atexit._run_exitfuncs()
+    except BaseException:  # noqa: BLE001 - a failing handler must not change the result
+        pass
+    try:
+        mod.__dict__.clear()
+        gc.collect()
+    except BaseException:  # noqa: BLE001
+        pass
 
 
 def _exit_code(e: SystemExit) -> int:

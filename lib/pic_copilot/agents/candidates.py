@@ -1,0 +1,78 @@
+"""Execution-ranked candidates: the evidence gathered about one candidate script, how candidates
+are ranked by it, and the revision instructions the best one's evidence turns into.
+
+A candidate passes when it has no static error, ran, keeps the output contract the request set
+(:mod:`pic_copilot.agents.contract_words`) and uses the values and names the designer gave. The
+LLM judge is not needed to accept such a script; it only decides when a configuration asks it
+to (``judge = "always"``) or between candidates whose evidence is equally good.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import evaluator
+
+#: how far a candidate got, worst first (the first element of its rank)
+STAGES = ("cut-off", "static-error", "copied", "run-failed", "contract", "hints", "judge", "passed")
+
+
+@dataclass
+class Candidate:
+    """One sampled script and the evidence about it.
+
+    Attributes:
+        script: the script as run (after the certain fixes).
+        temperature: the sampling temperature it was drawn with.
+        index: its position in the round (0 = the first, least random, sample).
+        answer: the model's full answer (what the programmer's memory keeps if it is chosen).
+        fixes: certain fixes made without the LLM (imports added, import forms corrected).
+        findings: static findings of the final script.
+        report: the execution report (None when it was not run).
+        stage: how far it got, one of STAGES.
+        problems: what is wrong, one sentence each (hard evidence: never accepted while present).
+        decision: the revision instructions its evidence calls for (None when it passed).
+        hints: soft evidence (requested values or names not used) as revision decisions.
+    """
+
+    script: str
+    temperature: float
+    index: int = 0
+    answer: str = ""
+    fixes: list[str] = field(default_factory=list)
+    findings: list[dict] = field(default_factory=list)
+    report: dict | None = None
+    stage: str = "passed"
+    problems: list[str] = field(default_factory=list)
+    decision: dict | None = None
+    hints: list[dict] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.stage == "passed"
+
+    def rank(self) -> tuple:
+        """Higher is better: stage, then fewer problems, fewer hints, fewer warnings, earlier sample."""
+        warnings = sum(f.get("severity") == "warning" for f in self.findings)
+        return (STAGES.index(self.stage), -len(self.problems), -len(self.hints), -warnings, -self.index)
+
+    def summary(self) -> dict:
+        """What the run record and the progress events keep of it."""
+        return {"index": self.index, "temperature": self.temperature, "stage": self.stage,
+                "problems": self.problems[:6], "fixes": self.fixes,
+                "execution": evaluator.execution_summary(self.report) if self.report is not None else {"ran": False}}
+
+
+def best(candidates: list[Candidate]) -> Candidate:
+    """The candidate with the best evidence (ties: the earlier, less random sample)."""
+    return max(candidates, key=Candidate.rank)
+
+
+def contract_decision(problems: list[str], missing_files: list[str]) -> dict:
+    """Revision instructions for a run that broke the output contract."""
+    hints = [evaluator.WRITE_HINTS[ext].format(name=name) for name in missing_files
+             for ext in [name[name.rfind("."):].lower()] if ext in evaluator.WRITE_HINTS]
+    text = ("The script ran, but its result does not do what the designer asked:\n"
+            + "\n".join(f"- {p}" for p in problems)
+            + "\nKeep the parts that work and fix exactly these points"
+            + (": " + "; ".join(hints) if hints else "") + ".")
+    return evaluator.decision("revise", "programmer", text, "contract")

@@ -1,0 +1,317 @@
+"""The output contract a designer's words set, read deterministically from the request.
+
+What a request says outright about its result is cheap, certain evidence that a small LLM judge
+misses: the files it names and their formats, a CSV's header ("with the header name,x,y",
+"columns wavelength_um, T_bar, T_cross"), a JSON object's keys (``{"violations": N}``), cell
+names ("top cell named WG25"). After a run the contract is checked against what the script
+produced (:func:`violations`); a script that breaks it is never accepted. So is one that writes
+a table of literal numbers where the request asks for values computed by the script
+(:func:`literal_outputs`).
+
+Only words that leave no doubt are read; anything vaguer is left to the other checks.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from .evaluator import requested_cell_names
+from .planner import requested_files
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n")
+_CSV = re.compile(r"[\w\-./]+\.(?:csv|tsv)\b", re.IGNORECASE)
+_JSON = re.compile(r"[\w\-./]+\.json\b", re.IGNORECASE)
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+# "name,x,y,orientation,width": a header written without spaces
+_TIGHT_LIST = re.compile(rf"(?<![\w,/]){_IDENT}(?:,{_IDENT})+(?![\w/])")
+# "columns radius_um, width_um and area" / "the header: a, b, c" / "fields a, b"
+_LIST_KEY = re.compile(r"\b(?:columns?|headers?|header row|fields|column names)\b(?:\s+(?:named|called|of))?\s*:?\s*",
+                       re.IGNORECASE)
+_PARENS = re.compile(r"\([^()]*\)")
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
+
+
+@dataclass
+class RequestContract:
+    """What the designer's words require of the result.
+
+    Attributes:
+        files: file names the script must write.
+        csv_columns: per CSV file, the exact header the designer gave.
+        json_keys: per JSON file, the top-level keys of the object the designer wrote out.
+        cells: cell names the designer gave; they must exist in the result.
+    """
+
+    files: list[str] = field(default_factory=list)
+    csv_columns: dict[str, list[str]] = field(default_factory=dict)
+    json_keys: dict[str, list[str]] = field(default_factory=dict)
+    cells: list[str] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.files or self.csv_columns or self.json_keys or self.cells)
+
+    def describe(self) -> str:
+        """The contract as lines for the programmer's prompt (what the result must have)."""
+        lines = []
+        for f in self.files:
+            extra = ""
+            if f in self.csv_columns:
+                extra = " with the header " + ",".join(self.csv_columns[f])
+            elif f in self.json_keys:
+                extra = " as a JSON object with the keys " + ", ".join(self.json_keys[f])
+            lines.append(f"- write {f}{extra}")
+        for c in self.cells:
+            lines.append(f"- a cell named {c}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {"files": self.files, "csv_columns": self.csv_columns, "json_keys": self.json_keys, "cells": self.cells}
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _spaced_list(text: str) -> list[str]:
+    """Column names listed after a keyword: "a, b and c", stopping at the first item that is not
+    a name ("one row per radius"). Text in parentheses is an explanation, not a name."""
+    text = _PARENS.sub(" ", text)
+    out: list[str] = []
+    for item in re.split(r",|;|\band\b", text):
+        words = item.strip().strip(".:").split()
+        if not words:
+            break
+        first = words[0].strip("`'\"")
+        if not re.fullmatch(_IDENT, first):
+            break
+        if len(words) > 1 and not ("_" in first or any(ch.isdigit() for ch in first)):
+            break   # "one row per radius": prose, the list has ended
+        out.append(first)
+        if len(words) > 1:   # "y_um giving each label's position": the list ends here
+            break
+    return out
+
+
+def csv_headers(prompt: str, files: list[str]) -> dict[str, list[str]]:
+    """Per CSV file the designer named, the header they wrote out (if any), from the same sentence."""
+    out: dict[str, list[str]] = {}
+    csvs = [f for f in files if f.lower().endswith((".csv", ".tsv"))]
+    if not csvs:
+        return out
+    for sent in _sentences(prompt):
+        named = [m.group(0) for m in _CSV.finditer(sent) if m.group(0) in csvs]
+        target = named[-1] if named else (csvs[0] if len(csvs) == 1 else None)
+        if target is None or target in out:
+            continue
+        cols: list[str] = []
+        m = _LIST_KEY.search(sent)
+        if m:
+            cols = _spaced_list(sent[m.end():])
+        tight = [t.group(0) for t in _TIGHT_LIST.finditer(_PARENS.sub(" ", sent))
+                 if not re.search(r"\.(csv|tsv|json|gds|oas)$", t.group(0), re.IGNORECASE)]
+        if tight and len(tight[0].split(",")) >= len(cols):
+            cols = tight[0].split(",")
+        if len(cols) >= 2:
+            out[target] = cols
+    return out
+
+
+def _object_literals(text: str) -> list[str]:
+    """The ``{...}`` spans of a text (outermost braces)."""
+    spans, depth, start = [], 0, None
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0 and start is not None:
+                spans.append(text[start:i + 1])
+    return spans
+
+
+def _top_keys(obj_text: str) -> list[str]:
+    keys, depth = [], 0
+    for m in re.finditer(r'[{}\[\]]|"([^"]*)"\s*:', obj_text):
+        tok = m.group(0)
+        if tok in "{[":
+            depth += 1
+        elif tok in "}]":
+            depth -= 1
+        elif depth == 1 and m.group(1) is not None:
+            keys.append(m.group(1))
+    return keys
+
+
+def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
+    """Per JSON file the designer named, the keys of the object they wrote out for it.
+
+    Only keys that are names count: ``{"layer/datatype": count}`` or ``{"1/0": 3}`` describe a
+    pattern of keys, not the keys themselves.
+    """
+    out: dict[str, list[str]] = {}
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    text = prompt.translate(_QUOTES)
+    for sent in _sentences(text):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
+        if target is None or target in out:
+            continue
+        for obj in _object_literals(sent):
+            keys = _top_keys(obj)
+            if keys and all(re.fullmatch(_IDENT, k) for k in keys):
+                out[target] = keys
+                break
+    return out
+
+
+def from_request(prompt: str, inputs=()) -> RequestContract:
+    """The contract of a request.
+
+    Args:
+        prompt: the designer's words.
+        inputs: names of the files the run starts with (they are read, not written).
+    """
+    files = requested_files(prompt, inputs)
+    return RequestContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
+                           cells=requested_cell_names(prompt))
+
+
+# ---------------------------------------------------------------------- checking a run
+def _by_name(files: list[dict]) -> dict[str, dict]:
+    return {PurePath(f.get("path", "")).name: f for f in files or []}
+
+
+def missing_files(names: list[str], rep: dict) -> list[str]:
+    """Which of ``names`` a run did not write (none when the report lists no files at all)."""
+    if rep.get("files") is None:
+        return []
+    written = set(_by_name(rep["files"]))
+    return [n for n in names if PurePath(n).name not in written]
+
+
+def violations(contract: RequestContract, rep: dict, layout_cells: list[str] | None = None) -> list[str]:
+    """What a run's result lacks of the contract, one sentence each (empty: the contract holds).
+
+    Args:
+        contract: from :func:`from_request`.
+        rep: the execution report (``files`` with their summaries; for a run in KLayout the
+            files of its work folder, see :func:`pic_copilot.agents.pipeline`).
+        layout_cells: the cells of the open layout after the run (interactive runs), else None.
+    """
+    out: list[str] = []
+    files = _by_name(rep.get("files") or [])
+    for name in missing_files(contract.files, rep):
+        out.append(f"{name} was not written (files written: {', '.join(sorted(files)) or 'none'})")
+    for name in contract.files:
+        f = files.get(PurePath(name).name)
+        if f is None:
+            continue
+        summ = f.get("summary") or {}
+        if f.get("error"):
+            out.append(f"{name} cannot be read: {f['error'][:200]}")
+            continue
+        cols = contract.csv_columns.get(name)
+        if cols is not None:
+            header = summ.get("first_row") or summ.get("header")
+            if header is None or [h.strip() for h in header] != cols:
+                got = ",".join(h.strip() for h in header) if header else "no header row"
+                out.append(f"{name} must have exactly the header {','.join(cols)} (it has {got})")
+        keys = contract.json_keys.get(name)
+        if keys is not None:
+            have = summ.get("keys")
+            if summ.get("type") != "dict" or have is None:
+                out.append(f"{name} must hold one JSON object with the keys {', '.join(keys)} "
+                           f"(it holds a {summ.get('type', 'non-JSON value')})")
+            elif set(keys) - set(have):
+                out.append(f"{name} lacks the key(s) {', '.join(k for k in keys if k not in have)} "
+                           f"(it has {', '.join(have) or 'none'})")
+    if contract.cells:
+        cells = set(layout_cells or [])
+        for f in files.values():
+            if f.get("kind") == "layout":
+                cells.update((f.get("summary") or {}).get("cell_names") or [])
+        seen_any = bool(cells) or layout_cells is not None
+        missing = [c for c in contract.cells if c not in cells]
+        if missing and seen_any:
+            out.append(f"there is no cell named {', '.join(missing)} in the result "
+                       f"(cells: {', '.join(sorted(cells)[:8]) or 'none'})")
+    return out
+
+
+# ---------------------------------------------------------------------- literal tables
+_WRITERS = {"dump", "dumps", "writerow", "writerows", "savetxt", "DataFrame", "to_csv"}
+_TRIVIAL = {0.0, 1.0, -1.0}
+
+
+def _numbers(node: ast.AST) -> list[float]:
+    return [float(n.value) for n in ast.walk(node) if isinstance(n, ast.Constant)
+            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)]
+
+
+def _is_constant_display(node: ast.AST) -> bool:
+    """A list/tuple/dict/set display built of constants only (no names or calls inside)."""
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+        return False
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript, ast.ListComp, ast.DictComp,
+                          ast.GeneratorExp, ast.SetComp, ast.BinOp, ast.JoinedStr)):
+            return False
+    return True
+
+
+def literal_outputs(script: str, prompt: str) -> list[str]:
+    """Data a script writes to a file that is a constant table of numbers the request does not give.
+
+    A small model asked for a CSV of measured values writes ``rows = [[1, 2.5], [2, 3.1]]`` and its
+    judge accepts it; computed values never come from a display of constants. Numbers the
+    designer wrote (radii to sweep, points to pass) may be literals.
+
+    Returns:
+        one sentence per offending write (empty: none).
+    """
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return []
+    given = {float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?", prompt)}
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            assigned.setdefault(node.target.id, []).append(node.value if node.value is not None else node)
+    mutated = {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and isinstance(n.func.value, ast.Name) and n.func.attr in ("append", "extend", "update", "insert")}
+    mutated |= {t.value.id for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}
+
+    def constant_data(arg: ast.AST) -> ast.AST | None:
+        if _is_constant_display(arg):
+            return arg
+        if isinstance(arg, ast.Name) and arg.id not in mutated and len(assigned.get(arg.id, [])) == 1 \
+                and _is_constant_display(assigned[arg.id][0]):
+            return assigned[arg.id][0]
+        return None
+
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if fn not in _WRITERS or not node.args:
+            continue
+        data = constant_data(node.args[1] if fn == "savetxt" and len(node.args) > 1 else node.args[0])
+        if data is None:
+            continue
+        invented = [v for v in _numbers(data) if v not in given and v not in _TRIVIAL]
+        if invented:
+            out.append(f"line {node.lineno} writes a table of constant numbers ({', '.join(f'{v:g}' for v in invented[:4])}"
+                       f"{', ...' if len(invented) > 4 else ''}) that the request does not give: compute them in the "
+                       "script from the layout, component or simulation instead of writing them in")
+    return out

@@ -1,0 +1,144 @@
+"""Certain fixes: mistakes a small model makes whose correction leaves no doubt, made on the
+script itself instead of costing a revision round (a 1.5B model asked to fix one of them often
+breaks something else, or repeats the mistake for three rounds).
+
+Each fix is a function ``(code, mode) -> (code, description or None)``; :func:`apply_fixes`
+runs them all and :func:`add_missing_imports` adds the imports that undefined conventional
+aliases call for.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .checks import IMPORTS, needs_pdk_activation
+
+_UNDEFINED = re.compile(r"undefined name '(\w+)'")
+# `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
+_FROM_ALIAS = re.compile(r"^(?P<indent>[ \t]*)from\s+(?P<mod>[\w.]+)\s+import\s+(?P<name>\w+)\s*$", re.MULTILINE)
+_PYA_IMPORT = re.compile(r"^[ \t]*(?:import\s+klayout\.db\s+as\s+(?P<a>\w+)|from\s+klayout\s+import\s+db\s+as\s+(?P<b>\w+)"
+                         r"|import\s+pya|from\s+klayout\s+import\s+db|import\s+klayout\.db)[ \t]*(?:#.*)?$", re.MULTILINE)
+_WRITE_GDS = re.compile(r"\.write_gds\((?P<args>[^()]*)\)")
+
+
+def _insert_at_top(code: str, lines: list[str]) -> str:
+    """``lines`` after a module docstring and __future__ imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return "".join(l + "\n" for l in lines) + code
+    at = 0
+    for node in tree.body:
+        is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        if (is_doc and node is tree.body[0]) or (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+            at = node.end_lineno
+        else:
+            break
+    src = code.splitlines(keepends=True)
+    return "".join(src[:at] + [l + "\n" for l in lines] + src[at:])
+
+
+def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """Add the imports that pyflakes' undefined-name findings call for, when the name is a
+    conventional module alias (np, gf, csv, ...). Returns the script and the import lines added."""
+    wanted = []
+    for f in findings:
+        m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
+        if m and m.group(1) in IMPORTS and IMPORTS[m.group(1)] not in wanted:
+            wanted.append(IMPORTS[m.group(1)])
+    if not wanted:
+        return code, []
+    return _insert_at_top(code, wanted), wanted
+
+
+def fix_alias_import(code: str, mode: str) -> tuple[str, str | None]:
+    """`from gdsfactory import gf` -> `import gdsfactory as gf` (and the same for np, plt, ...)."""
+    done = []
+
+    def sub(m: re.Match) -> str:
+        right = IMPORTS.get(m.group("name"))
+        if right and right == f"import {m.group('mod')} as {m.group('name')}":
+            done.append(m.group(0).strip())
+            return m.group("indent") + right
+        return m.group(0)
+
+    out = _FROM_ALIAS.sub(sub, code)
+    return out, (f"replaced `{done[0]}` by `{IMPORTS[done[0].split()[-1]]}`" if done else None)
+
+
+def fix_pdk_activation(code: str, mode: str) -> tuple[str, str | None]:
+    """gdsfactory 9 builds nothing without an active PDK: add `gf.gpdk.PDK.activate()` after the import."""
+    if not needs_pdk_activation(code):
+        return code, None
+    m = re.search(r"^[ \t]*import\s+gdsfactory\s+as\s+(\w+)[ \t]*$", code, re.MULTILINE)
+    if m:
+        line = f"{m.group(1)}.gpdk.PDK.activate()"
+    elif re.search(r"^[ \t]*import\s+gdsfactory[ \t]*$", code, re.MULTILINE):
+        m = re.search(r"^[ \t]*import\s+gdsfactory[ \t]*$", code, re.MULTILINE)
+        line = "gdsfactory.gpdk.PDK.activate()"
+    else:
+        return code, None
+    if m.group(0).startswith((" ", "\t")):
+        return code, None   # an import inside a function: leave it to the checks
+    out = code[:m.end()] + "\n" + line + code[m.end():]
+    return out, f"added `{line}` after the gdsfactory import"
+
+
+def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
+    """An interactive pya-only script that imports `klayout.db` would be sent to the sandbox,
+    where the open layout does not exist: inside KLayout `pya` is predefined, so the import goes
+    (an alias such as `kdb` becomes `kdb = pya`)."""
+    if mode != "interactive" or "gdsfactory" in code or not re.search(r"\b(layout|cell)\b", code):
+        return code, None
+    if not re.search(r"klayout", code):
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    assigned = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    if {"layout", "cell"} & assigned and re.search(r"\b(Layout\(\)|\.read\()", code):
+        return code, None   # it builds or reads its own layout: a standalone script
+    changed = []
+
+    def sub(m: re.Match) -> str:
+        alias = m.group("a") or m.group("b")
+        changed.append(m.group(0).strip())
+        return f"{alias} = pya" if alias and alias != "pya" else ""
+
+    out = _PYA_IMPORT.sub(sub, code)
+    if not changed or "klayout" in out:
+        return code, None
+    return out, f"removed `{changed[0]}` (pya is predefined in KLayout)"
+
+
+def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
+    """KLayout 0.28.5 cannot read gdsfactory 9's default GDS: interactive scripts write it with
+    `with_metadata=False`."""
+    if mode != "interactive" or "gdsfactory" not in code:
+        return code, None
+    n = 0
+
+    def sub(m: re.Match) -> str:
+        nonlocal n
+        args = m.group("args").strip()
+        if "with_metadata" in args or not args:
+            return m.group(0)
+        n += 1
+        return f".write_gds({args}, with_metadata=False)"
+
+    out = _WRITE_GDS.sub(sub, code)
+    return out, ("added with_metadata=False to write_gds" if n else None)
+
+
+FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata)
+
+
+def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
+    """Every certain fix that applies; returns the script and what was changed."""
+    done = []
+    for fix in FIXES:
+        code, what = fix(code, mode)
+        if what:
+            done.append(what)
+    return code, done

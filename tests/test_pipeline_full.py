@@ -1,0 +1,158 @@
+"""The `full` pipeline against the scripted OpenAI-compatible server (real HTTP, streaming):
+no LLM plan for a one-domain request, candidates drawn from one prompt, ranked by running them,
+and acceptance by evidence (the output contract) instead of an LLM judge."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pic_copilot.agents import contract_words, pipeline
+from test_agents_pipeline import RecordingBridge, bodies, fence, history, run, user_text  # noqa: F401 (fixture)
+
+JUDGE = "Evaluate this result"
+
+
+@pytest.fixture(autouse=True)
+def no_cookbook(monkeypatch):
+    """These tests script the programmer's answers; which examples it saw does not matter here."""
+    monkeypatch.setattr(pipeline.retrieve, "recipes", lambda *a, **k: ([], None))
+
+
+def test_one_domain_request_costs_one_llm_call_when_the_first_candidate_passes():
+    code = "import json\njson.dump({'n': len([1, 2, 3])}, open('n.json', 'w'))\nprint('wrote n.json')\n"
+    out, io, reqs = run([{"content": fence(code)}], prompt="Count three things and write the count to n.json",
+                        config="full")
+    assert out.ok, out.message
+    assert len(reqs) == 1, [user_text(b)[:60] for b in reqs]   # no planner, query generator or judge
+    assert "Write the script" in user_text(reqs[0])
+    assert "- write n.json" in user_text(reqs[0])   # the contract reaches the programmer
+    assert "plan" in io.stages() and "execute" in io.stages()
+    assert out.timings["generate"] >= 0 and out.timings["total_s"] > 0
+
+
+def test_a_failing_candidate_is_followed_by_a_hotter_one_from_the_same_prompt(history):
+    bad = "print(1 / 0)\n"
+    good = "print('ok')\n"
+    steps = [{"match": "Write the script", "once": True, "content": fence(bad)},
+             {"match": "Write the script", "content": fence(good)}]
+    out, io, reqs = run(steps, prompt="print ok", config="full")
+    assert out.ok and out.script == good and out.rounds == 1, out.message
+    assert len(reqs) == 2
+    assert reqs[0]["messages"] == reqs[1]["messages"], "both candidates come from one (cacheable) prompt"
+    assert reqs[0]["temperature"] < reqs[1]["temperature"]
+    rec = json.loads(open(out.record_path).read())
+    cands = rec["rounds"][0]["candidates"]
+    assert [c["stage"] for c in cands] == ["run-failed", "passed"]
+    assert rec["rounds"][0]["chosen"] == 1
+
+
+def test_the_best_candidate_by_evidence_is_revised_with_its_evidence():
+    static_bad = "print(undefined_thing)\n"
+    runs_bad = "print({'a': 1}['b'])\n"
+    good = "print('fine')\n"
+    steps = [{"match": "Write the script", "once": True, "content": fence(static_bad)},
+             {"match": "Write the script", "once": True, "content": fence(runs_bad)},
+             {"match": "Write the script", "content": fence(static_bad)},
+             {"match": "Revise the script", "content": fence(good)}]
+    out, io, reqs = run(steps, prompt="print something", config="full")
+    assert out.ok and out.rounds == 2, out.message
+    revise = bodies(reqs, "Revise the script")
+    assert len(revise) == 1
+    # the candidate that got furthest (it ran, and failed with a KeyError) is the one revised
+    assert "KeyError" in user_text(revise[0])
+    assert any("['b']" in m["content"] for m in revise[0]["messages"] if m["role"] == "assistant")
+
+
+def test_a_csv_with_the_wrong_header_is_never_accepted_and_the_header_is_named():
+    wrong = ("import csv\nw = csv.writer(open('ports.csv', 'w', newline=''))\nw.writerow(['port', 'x'])\n"
+             "for i in range(3):\n    w.writerow([f'o{i}', i * 1.5])\n")
+    right = wrong.replace("['port', 'x']", "['name', 'x', 'y']").replace("i * 1.5]", "i * 1.5, i * 2.5]")
+    steps = [{"match": "Write the script", "content": fence(wrong)},
+             {"match": "Revise the script", "content": fence(right)},
+             {"match": JUDGE, "content": json.dumps({"decision": "accept", "instructions": ""})}]
+    out, io, reqs = run(steps, prompt="Write ports.csv with the header name,x,y, one row per port.", config="full")
+    assert out.ok and out.script == right, out.message
+    assert not bodies(reqs, JUDGE), "evidence decides; the judge is not asked"
+    revise = user_text(bodies(reqs, "Revise the script")[0])
+    assert "exactly the header name,x,y" in revise and "port,x" in revise
+
+
+def test_a_table_of_invented_constants_is_never_accepted():
+    invented = "import json\njson.dump({'area_um2': 42.5}, open('area.json', 'w'))\nprint('done')\n"
+    steps = [{"content": fence(invented)}]
+    out, io, reqs = run(steps, prompt="Measure the area of the layout in in.gds and write area.json as {\"area_um2\": value}",
+                        config="full", max_rounds=2)
+    assert not out.ok
+    rec = json.loads(open(out.record_path).read())
+    problems = [p for r in rec["rounds"] for c in r["candidates"] for p in c["problems"]]
+    assert any("constant numbers (42.5)" in p for p in problems), problems
+
+
+def test_llm_judge_configuration_asks_the_judge_after_the_evidence():
+    code = "print('ok')\n"
+    steps = [{"match": "Write the script", "content": fence(code)},
+             {"match": JUDGE, "content": json.dumps({"thoughts": "t", "decision": "accept", "instructions": ""})}]
+    out, io, reqs = run(steps, prompt="print ok", config="llm-judge")
+    assert out.ok
+    assert len(bodies(reqs, JUDGE)) == 1
+
+
+def test_a_composite_request_is_planned_by_the_llm_and_written_as_one_script():
+    code = "import json\njson.dump({'ok': True}, open('s.json', 'w'))\nopen('d.gds', 'w').write('x')\n"
+    steps = [{"match": "Plan this request", "content": json.dumps({"thoughts": "t", "subtasks": [
+        {"domain": "layout", "task": "make d.gds", "outputs": ["d.gds"]},
+        {"domain": "simulation", "task": "simulate it with SAX", "outputs": ["s.json"]}]})},
+             {"match": "Write the script", "content": fence(code)}]
+    out, io, reqs = run(steps, prompt="Make a device, save d.gds, then simulate it with SAX and write s.json",
+                        config="full")
+    assert len(bodies(reqs, "Plan this request")) == 1
+    first = bodies(reqs, "Write the script")[0]
+    assert "1. make d.gds" in user_text(first) and "2. simulate it with SAX" in user_text(first)
+    assert "SAX" in first["messages"][0]["content"] and "gdsfactory" in first["messages"][0]["content"]
+
+
+def test_interactive_candidates_that_fail_are_undone_and_the_accepted_one_stays():
+    class Bridge(RecordingBridge):
+        def run_code(self, code):
+            rep = super().run_code(code)
+            if "bad" in code:
+                rep.update(ok=False, exception={"type": "RuntimeError", "message": "bad", "traceback": ""})
+                rep["changes"] = {"changed": False}
+            return rep
+
+    bridge = Bridge(stdout="added")
+    first = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\nprint('added')\n"
+    steps = [{"match": "Write the script", "once": True, "content": fence(first)},
+             {"match": "Write the script", "content": fence(first)}]
+    # the first candidate runs but leaves the requested 20 um unused: a hint, so the next one is drawn
+    out, io, reqs = run(steps, prompt="Add a 20 um x 5 um box on layer 1/0 to the current cell", mode="interactive",
+                        bridge=bridge, config="full", max_rounds=1)
+    assert bridge.log[0] == "run"
+    assert bridge.log.count("run") == bridge.log.count("undo") + (1 if out.ok else 0)
+
+
+def test_contract_words_of_typical_requests():
+    c = contract_words.from_request(
+        "List the ports in ports.csv with the header name,x,y,orientation and write stats.json as "
+        "{\"count\": N, \"mean_width\": w}. Put it all in a top cell named CHIP and save chip.gds.")
+    assert c.files == ["chip.gds", "ports.csv", "stats.json"]
+    assert c.csv_columns == {"ports.csv": ["name", "x", "y", "orientation"]}
+    assert c.json_keys == {"stats.json": ["count", "mean_width"]}
+    assert c.cells == ["CHIP"]
+    spaced = contract_words.from_request("Write sweep.csv with columns radius_um, fsr_nm (free spectral range) "
+                                         "and q_factor, one row per radius.")
+    assert spaced.csv_columns == {"sweep.csv": ["radius_um", "fsr_nm", "q_factor"]}
+    pattern = contract_words.from_request('Write counts.json as {"layer/datatype": count}, e.g. {"1/0": 3}.')
+    assert pattern.json_keys == {}
+    assert contract_words.from_request("Read in.gds and print the cell names", inputs=("in.gds",)).files == []
+
+
+def test_literal_outputs_tell_computed_from_invented_tables():
+    prompt = "Sweep radii 5, 10 and 20 um and write r.csv"
+    invented = "import csv\nrows = [[5, 31.2], [10, 15.6]]\ncsv.writer(open('r.csv', 'w')).writerows(rows)\n"
+    given = "import json\njson.dump({'radii': [5, 10, 20]}, open('r.json', 'w'))\n"
+    computed = "import csv\nrows = []\nfor r in (5, 10, 20):\n    rows.append([r, 3.1 * r])\ncsv.writer(open('r.csv', 'w')).writerows(rows)\n"
+    assert contract_words.literal_outputs(invented, prompt)
+    assert not contract_words.literal_outputs(given, prompt)
+    assert not contract_words.literal_outputs(computed, prompt)
