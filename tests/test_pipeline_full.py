@@ -75,7 +75,7 @@ def test_a_csv_with_the_wrong_header_is_never_accepted_and_the_header_is_named()
     assert out.ok and out.script == right, out.message
     assert not bodies(reqs, JUDGE), "evidence decides; the judge is not asked"
     revise = user_text(bodies(reqs, "Revise the script")[0])
-    assert "exactly the header name,x,y" in revise and "port,x" in revise
+    assert "expected ['name', 'x', 'y']" in revise and "['port', 'x']" in revise
 
 
 def test_a_table_of_invented_constants_is_never_accepted():

@@ -4,7 +4,8 @@ What a request says outright about its result is cheap, certain evidence that a 
 misses: the files it names and their formats, a CSV's header ("with the header name,x,y",
 "columns wavelength_um, T_bar, T_cross"), a JSON object's keys (``{"violations": N}``), cell
 names ("top cell named WG25"). After a run the contract is checked against what the script
-produced (:func:`violations`); a script that breaks it is never accepted. So is one that writes
+produced (:meth:`pic_copilot.contract.OutputContract.check`, the type the cookbook's recipes use too); a
+script that breaks it is never accepted. So is one that writes
 a table of literal numbers where the request asks for values computed by the script
 (:func:`literal_outputs`).
 
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from ..contract import OutputContract
 from .evaluator import requested_cell_names
 from .planner import requested_files
 
@@ -33,41 +34,18 @@ _PARENS = re.compile(r"\([^()]*\)")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 
 
-@dataclass
-class RequestContract:
-    """What the designer's words require of the result.
-
-    Attributes:
-        files: file names the script must write.
-        csv_columns: per CSV file, the exact header the designer gave.
-        json_keys: per JSON file, the top-level keys of the object the designer wrote out.
-        cells: cell names the designer gave; they must exist in the result.
-    """
-
-    files: list[str] = field(default_factory=list)
-    csv_columns: dict[str, list[str]] = field(default_factory=dict)
-    json_keys: dict[str, list[str]] = field(default_factory=dict)
-    cells: list[str] = field(default_factory=list)
-
-    def empty(self) -> bool:
-        return not (self.files or self.csv_columns or self.json_keys or self.cells)
-
-    def describe(self) -> str:
-        """The contract as lines for the programmer's prompt (what the result must have)."""
-        lines = []
-        for f in self.files:
-            extra = ""
-            if f in self.csv_columns:
-                extra = " with the header " + ",".join(self.csv_columns[f])
-            elif f in self.json_keys:
-                extra = " as a JSON object with the keys " + ", ".join(self.json_keys[f])
-            lines.append(f"- write {f}{extra}")
-        for c in self.cells:
-            lines.append(f"- a cell named {c}")
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict:
-        return {"files": self.files, "csv_columns": self.csv_columns, "json_keys": self.json_keys, "cells": self.cells}
+def describe(contract: OutputContract) -> str:
+    """A request's contract as lines for the programmer's prompt (what the result must have)."""
+    lines = []
+    for f in contract.files:
+        extra = ""
+        if f in contract.csv_columns:
+            extra = " with the header " + ",".join(contract.csv_columns[f])
+        elif f in contract.json_keys:
+            extra = " as a JSON object with the keys " + ", ".join(contract.json_keys[f])
+        lines.append(f"- write {f}{extra}")
+    lines += [f"- a cell named {c}" for c in contract.cells]
+    return "\n".join(lines)
 
 
 def _sentences(text: str) -> list[str]:
@@ -168,78 +146,24 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def from_request(prompt: str, inputs=()) -> RequestContract:
-    """The contract of a request.
+def from_request(prompt: str, inputs=()) -> OutputContract:
+    """The output contract a request's words set (checked with :meth:`OutputContract.check`).
 
     Args:
         prompt: the designer's words.
         inputs: names of the files the run starts with (they are read, not written).
     """
     files = requested_files(prompt, inputs)
-    return RequestContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
-                           cells=requested_cell_names(prompt))
-
-
-# ---------------------------------------------------------------------- checking a run
-def _by_name(files: list[dict]) -> dict[str, dict]:
-    return {PurePath(f.get("path", "")).name: f for f in files or []}
+    return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
+                          cells=requested_cell_names(prompt))
 
 
 def missing_files(names: list[str], rep: dict) -> list[str]:
     """Which of ``names`` a run did not write (none when the report lists no files at all)."""
     if rep.get("files") is None:
         return []
-    written = set(_by_name(rep["files"]))
+    written = {PurePath(f.get("path", "")).name for f in rep["files"]}
     return [n for n in names if PurePath(n).name not in written]
-
-
-def violations(contract: RequestContract, rep: dict, layout_cells: list[str] | None = None) -> list[str]:
-    """What a run's result lacks of the contract, one sentence each (empty: the contract holds).
-
-    Args:
-        contract: from :func:`from_request`.
-        rep: the execution report (``files`` with their summaries; for a run in KLayout the
-            files of its work folder, see :func:`pic_copilot.agents.pipeline`).
-        layout_cells: the cells of the open layout after the run (interactive runs), else None.
-    """
-    out: list[str] = []
-    files = _by_name(rep.get("files") or [])
-    for name in missing_files(contract.files, rep):
-        out.append(f"{name} was not written (files written: {', '.join(sorted(files)) or 'none'})")
-    for name in contract.files:
-        f = files.get(PurePath(name).name)
-        if f is None:
-            continue
-        summ = f.get("summary") or {}
-        if f.get("error"):
-            out.append(f"{name} cannot be read: {f['error'][:200]}")
-            continue
-        cols = contract.csv_columns.get(name)
-        if cols is not None:
-            header = summ.get("first_row") or summ.get("header")
-            if header is None or [h.strip() for h in header] != cols:
-                got = ",".join(h.strip() for h in header) if header else "no header row"
-                out.append(f"{name} must have exactly the header {','.join(cols)} (it has {got})")
-        keys = contract.json_keys.get(name)
-        if keys is not None:
-            have = summ.get("keys")
-            if summ.get("type") != "dict" or have is None:
-                out.append(f"{name} must hold one JSON object with the keys {', '.join(keys)} "
-                           f"(it holds a {summ.get('type', 'non-JSON value')})")
-            elif set(keys) - set(have):
-                out.append(f"{name} lacks the key(s) {', '.join(k for k in keys if k not in have)} "
-                           f"(it has {', '.join(have) or 'none'})")
-    if contract.cells:
-        cells = set(layout_cells or [])
-        for f in files.values():
-            if f.get("kind") == "layout":
-                cells.update((f.get("summary") or {}).get("cell_names") or [])
-        seen_any = bool(cells) or layout_cells is not None
-        missing = [c for c in contract.cells if c not in cells]
-        if missing and seen_any:
-            out.append(f"there is no cell named {', '.join(missing)} in the result "
-                       f"(cells: {', '.join(sorted(cells)[:8]) or 'none'})")
-    return out
 
 
 # ---------------------------------------------------------------------- literal tables

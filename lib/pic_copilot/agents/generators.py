@@ -202,7 +202,7 @@ class ScriptGenerator:
             request: the designer's own words. They go to the programmer next to the planner's
                 rewrite (a small planner drops sizes and layers, or adds "with gdsfactory").
             outputs: files the script must write.
-            contract: what the result must have (see RequestContract.describe).
+            contract: what the result must have (see contract_words.describe).
             avoid: why an earlier script for this task failed (a fresh start after the
                 programmer got stuck repeating it).
             docs_budget: characters of documentation (default: retrieve.DOCS_BUDGET).

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..config import Settings, load_settings
+from ..contract import OutputContract
 from ..execution import changed_layout, execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
@@ -102,7 +103,7 @@ class _Run:
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()))
-                         if self.cfg.contract else contract_words.RequestContract())
+                         if self.cfg.contract else OutputContract())
         self.rec.set("contract", self.contract.to_dict())
 
     # ------------------------------------------------------------------ plumbing
@@ -222,7 +223,7 @@ class _Run:
         gen.prepare(kind, self.examples(gen, kind, found))
         outputs = [o for s in subs for o in s.get("outputs") or []]
         user = gen.first_message(task, docs, self.req.layout_context, request=self.req.prompt, outputs=outputs,
-                                 contract=self.contract.describe(),
+                                 contract=contract_words.describe(self.contract),
                                  docs_budget=DOCS_BUDGET_WITH_RECIPES if found else None)
         return gen, user, None
 
@@ -361,8 +362,7 @@ class _Run:
             cand.stage, cand.decision = "run-failed", dec
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             return cand
-        cells = _layout_cells(rep) if rep.get("where") != "sandbox" else None
-        problems = contract_words.violations(self.contract, rep, layout_cells=cells)
+        problems = self.contract.check(rep)
         if self.contract.files:
             problems += contract_words.literal_outputs(script, self.req.prompt)
         planned = [f for f in self.expected_files() if f not in self.contract.files]
@@ -434,7 +434,7 @@ class _Run:
             task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
             self.progress("generate", "starting over: the script did not change")
             return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
-                                     request=self.req.prompt, contract=self.contract.describe(),
+                                     request=self.req.prompt, contract=contract_words.describe(self.contract),
                                      avoid=dec.get("instructions", ""))
         return gen.revision_message(chosen.script, dec.get("instructions", ""), docs=docs)
 
@@ -547,11 +547,6 @@ class _Run:
         timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg, timings=timings)
-
-
-def _layout_cells(rep: dict) -> list[str]:
-    """The open layout's cells after a run in KLayout (the bridge's summary)."""
-    return list((rep.get("summary") or {}).get("cells") or [])
 
 
 def _workdir_files(workdir: str) -> list[dict]:

@@ -68,11 +68,11 @@ FAMILY_DOMAIN = {"layout": "layout", "edit": "layout", "drc": "drc", "data": "da
 def recipes(query: str, mode: str, kind: str | None, k: int = 2) -> tuple[list, str | None]:
     """The ``k`` cookbook recipes nearest to a request that fit its mode and script kind, and an
     error message when the cookbook cannot answer (generation then uses the fixed examples)."""
-    try:
-        from ..retrieval import cookbook
+    from ..retrieval import cookbook
 
-        return list(cookbook.search(query, kinds=RECIPE_KINDS[(mode, kind)], k=k)), None
-    except (ImportError, retrieval.RetrievalError) as e:
+    try:
+        return list(cookbook.search_recipes(query, k=k, kind=RECIPE_KINDS[(mode, kind)])), None
+    except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
 
 
