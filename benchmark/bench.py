@@ -262,7 +262,7 @@ def score_interactive(worker, task, script, workdir, timeout_s, hang_margin_s):
     session = fresh_session(task, workdir)
     handler = LayoutHandler(session, workdir, timeout_s)
     cand = worker.call("execute", handler=handler, code=script, mode="interactive", timeout_s=timeout_s,
-                       deadline_s=timeout_s + hang_margin_s)
+                       deadline_s=timeout_s + hang_margin_s, prompt=task.prompt)
     outcome = {k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}
     err = _exec_in_context(session, task.check, workdir, extra={"outcome": outcome}, name=f"{task.id}/check.py")
     check = {"passed": err is None, "exception": err}
@@ -284,7 +284,7 @@ def score(worker, task, script, workdir, opts):
         return score_interactive(worker, task, script, workdir, timeout_s, opts["hang_margin_s"])
     aux = opts["harness_timeout_s"]
     res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script,
-                      timeout_s=timeout_s, setup_timeout_s=aux, check_timeout_s=aux,
+                      timeout_s=timeout_s, setup_timeout_s=aux, check_timeout_s=aux, prompt=task.prompt,
                       deadline_s=timeout_s + 2 * aux + opts["hang_margin_s"])
     if res.get("harness_error"):
         raise HarnessError(f"{task.id}: {res['harness_error']}")
@@ -331,7 +331,7 @@ def run_trial(worker, task, cfg, trial, out, opts):
     rec["script"] = script
     rec["usage"] = usage
     if gen is not None:
-        rec["generation"] = {k: gen.get(k) for k in ("ok", "rounds", "message", "error", "time_s", "record")}
+        rec["generation"] = {k: gen.get(k) for k in ("ok", "rounds", "message", "error", "time_s", "record", "timings")}
     if gen is not None and gen.get("error") and not script.strip():
         rec.update(passed=False, failure=no_script, execution=None, check=None)
     else:

@@ -339,6 +339,15 @@ def test_oracle_scores_100_on_all_tasks_and_resumes(tmp_path):
     assert tot["pass@1"] == 1.0 and tot["solved"] == n_tasks and tot["trials"] == n_tasks
     assert "oracle: pass@1 100.0%" in proc.stdout
     assert (out / "report.md").read_text().count("| oracle |") >= 1 and (out / "pass_rate.png").exists()
+    # the output contract the pipeline reads from a request's words never rejects a reference solution
+    rejected = {}
+    for f in (out / "trials" / "oracle").glob("*/trial_0.json"):
+        rec = json.loads(f.read_text())
+        problems = (rec.get("execution") or {}).get("contract_problems")
+        assert problems is not None, f"{rec['task']}: the contract was not checked"
+        if problems:
+            rejected[rec["task"]] = problems
+    assert rejected == {}
     trial = out / "trials" / "oracle" / "b07_ia_box" / "trial_0.json"
     mtime = trial.stat().st_mtime_ns
     proc = _bench(tmp_path, config="oracle", ids="b07*", out=out, resume=1)

@@ -73,7 +73,10 @@ def describe(msg: dict) -> str | None:
         exc = r.get("exception") or {}
         return f"[klayout] failed and was rolled back: {exc.get('type')}: {_short(exc.get('message', ''))}"
     if t == "result":
-        return f"[result] {'accepted' if msg.get('ok') else 'not accepted'} after {msg.get('rounds')} round(s). {_short(msg.get('message') or '')}"
+        text = f"[result] {'accepted' if msg.get('ok') else 'not accepted'} after {msg.get('rounds')} round(s). {_short(msg.get('message') or '')}"
+        if msg.get("time_summary"):
+            text += f"\n[time] {_short(msg['time_summary'], 300)}"
+        return text
     if t == "run_result":
         ex = msg.get("execution") or {}
         files = ", ".join(f.get("path", "") for f in ex.get("files") or [])

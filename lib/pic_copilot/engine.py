@@ -334,7 +334,8 @@ class Engine:
             execution = decorate_execution(outcome.execution)
             self.channel.send({"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
                                "rounds": outcome.rounds, "execution": execution, "usage": outcome.usage,
-                               "record": outcome.record_path, "message": outcome.message})
+                               "record": outcome.record_path, "message": outcome.message,
+                               "timings": outcome.timings, "time_summary": outcome.time_line()})
         except BaseException as e:  # noqa: BLE001 - report every failure as a protocol error
             self._fail(job, req.id, e)
 

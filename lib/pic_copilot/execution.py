@@ -53,9 +53,16 @@ def needs_engine_python(code: str) -> bool:
 
 
 def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None, inputs: dict | None = None) -> dict:
-    """Run a script in the sandbox and return the result as a dict (see pic_copilot.sandbox.RunResult)."""
+    """Run a script in the sandbox and return the result as a dict (see pic_copilot.sandbox.RunResult).
+
+    ``inputs`` maps a name in the work dir to the path of a file to copy there (Request.inputs); the
+    sandbox itself would write a plain string as the file's content, so paths are made Paths here
+    (until 2026-12-01 every pipeline run of a task with an input layout saw its path as the file's
+    text: "Stream has unknown format: in.gds").
+    """
     from .sandbox import default_sandbox
 
+    inputs = {name: (Path(p) if isinstance(p, str) else p) for name, p in (inputs or {}).items()} or None
     res = default_sandbox().run(code, timeout_s=timeout_s, workdir=workdir, inputs=inputs)
     d = res.to_dict()
     d["where"] = "sandbox"
@@ -79,6 +86,19 @@ def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[s
         strip_metadata(src, dst)
         paths.append(str(dst))
     return paths
+
+
+def workdir_files(workdir: str) -> list[dict]:
+    """Summaries of the data files a script that ran in KLayout wrote to its work folder.
+
+    Tables, JSON and report databases are read with the standard library; layout files are not
+    parsed in the engine (their effect on the open layout is in the bridge's report)."""
+    from .sandbox.summary import summarize_dir
+
+    try:
+        return summarize_dir(workdir, max_files=50, parse_layouts=False)
+    except OSError:
+        return []
 
 
 def changed_layout(rep: dict) -> bool:
@@ -110,6 +130,8 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         say("running on the open layout in KLayout")
         rep = bridge.run_code(code)
         rep["where"] = "klayout"
+        if rep.get("files") is None and rep.get("workdir"):
+            rep["files"] = workdir_files(rep["workdir"])
         return rep
     say("running in the sandbox")
     rep = run_in_sandbox(code, timeout_s=timeout_s, inputs=inputs)

@@ -67,6 +67,22 @@ class Outcome:
     message: str = ""
     timings: dict = field(default_factory=dict)
 
+    def time_line(self) -> str:
+        """Where the request's time went, in one line for the designer's transcript."""
+        t, u = self.timings or {}, self.usage or {}
+        parts = []
+        if u.get("calls"):
+            read, reused = u.get("prompt_tokens_evaluated"), u.get("prompt_tokens_cached")
+            tokens = (f"{read} prompt tokens read, {reused} reused" if read is not None and reused is not None
+                      else f"{u.get('prompt_tokens', 0)} prompt tokens")
+            parts.append(f"LLM {u.get('llm_time_s', 0):.1f} s in {u['calls']} call(s) ({tokens}, "
+                         f"{u.get('completion_tokens', 0)} answer tokens)")
+        for key, name in (("retrieve", "retrieval"), ("check", "checks"), ("execute", "runs")):
+            if t.get(key):
+                parts.append(f"{name} {t[key]:.1f} s")
+        total = t.get("total_s")
+        return (f"{total:.1f} s" if isinstance(total, (int, float)) else "time") + (": " + ", ".join(parts) if parts else "")
+
 
 class PipelineIO(Protocol):
     """What a pipeline may do besides calling the LLM."""

@@ -125,6 +125,7 @@ def cmd_ask(args) -> int:
 
         print(json.dumps({"ok": out.ok, "rounds": out.rounds, "message": out.message, "script": out.script,
                           "execution": execution_summary(out.execution), "usage": out.usage,
+                          "timings": out.timings, "time_summary": out.time_line(),
                           "record": out.record_path}, indent=1, default=str))
     else:
         io._end_stream()
@@ -133,8 +134,7 @@ def cmd_ask(args) -> int:
         for line in _exec_summary_lines(out.execution):
             print("# " + line.replace("\n", "\n# "), file=sys.stderr)
         u = out.usage
-        print(f"# LLM: {u.get('calls')} calls, {u.get('prompt_tokens')}+{u.get('completion_tokens')} tokens, "
-              f"{u.get('llm_time_s')} s; record: {out.record_path}", file=sys.stderr)
+        print(f"# time: {out.time_line()}; record: {out.record_path}", file=sys.stderr)
     if bridge is not None:
         bridge.close()
     return 0 if out.ok else 1

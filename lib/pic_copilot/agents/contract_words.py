@@ -146,6 +146,16 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     return out
 
 
+_GOES_AWAY = re.compile(r"\b(delet|remov|flatten|renam|replac|dissolv|explod|prun|drop)\w*", re.IGNORECASE)
+
+
+def result_cells(prompt: str) -> list[str]:
+    """Cell names the designer gave that must exist in the result: not those of a sentence that
+    deletes, flattens or renames something ("flatten the cell VIA into its parents")."""
+    gone = {n for sent in _sentences(prompt) if _GOES_AWAY.search(sent) for n in requested_cell_names(sent)}
+    return [n for n in requested_cell_names(prompt) if n not in gone]
+
+
 def from_request(prompt: str, inputs=()) -> OutputContract:
     """The output contract a request's words set (checked with :meth:`OutputContract.check`).
 
@@ -155,7 +165,7 @@ def from_request(prompt: str, inputs=()) -> OutputContract:
     """
     files = requested_files(prompt, inputs)
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
-                          cells=requested_cell_names(prompt))
+                          cells=result_cells(prompt))
 
 
 def missing_files(names: list[str], rep: dict) -> list[str]:
@@ -164,6 +174,17 @@ def missing_files(names: list[str], rep: dict) -> list[str]:
         return []
     written = {PurePath(f.get("path", "")).name for f in rep["files"]}
     return [n for n in names if PurePath(n).name not in written]
+
+
+# imperative forms only: "placed below it" or "the merged area" describe, they do not ask
+_CHANGES = re.compile(r"\b(add|draw|put|place|insert|create|make(?!\s+sure)|delete|remove|erase|move|shift|copy|grow|"
+                      r"shrink|merge|flatten|rename|mark|replace|paint|mirror|rotate|fill|cut)(s|ing)?\b", re.IGNORECASE)
+
+
+def expects_layout_change(prompt: str) -> bool:
+    """True if an interactive request asks to change the open layout (add, delete, move, grow ...
+    something), so a run that leaves the layout as it was did not do the job."""
+    return bool(_CHANGES.search(prompt))
 
 
 # ---------------------------------------------------------------------- literal tables

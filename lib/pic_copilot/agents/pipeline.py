@@ -286,8 +286,6 @@ class _Run:
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
             rep = {"ok": False, "where": "none", "stdout": "", "stderr": "",
                    "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
-        if rep.get("where") == "klayout" and rep.get("files") is None and rep.get("workdir"):
-            rep["files"] = _workdir_files(rep["workdir"])
         self.rec.add_time("execute", time.monotonic() - t0)
         self.applied = changed_layout(rep)
         summ = evaluator.execution_summary(rep)
@@ -363,6 +361,9 @@ class _Run:
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             return cand
         problems = self.contract.check(rep)
+        if rep.get("where") == "klayout" and self.cfg.contract and not (rep.get("changes") or {}).get("changed") \
+                and contract_words.expects_layout_change(self.words):
+            problems.append("the script ran but did not change the open layout, and the designer asked for a change")
         if self.contract.files:
             problems += contract_words.literal_outputs(script, self.req.prompt)
         planned = [f for f in self.expected_files() if f not in self.contract.files]
@@ -547,19 +548,6 @@ class _Run:
         timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg, timings=timings)
-
-
-def _workdir_files(workdir: str) -> list[dict]:
-    """Summaries of the data files a script that ran in KLayout wrote to its work folder.
-
-    Tables, JSON and report databases are read with the standard library; layout files are not
-    parsed in the engine (their effect on the open layout is in the bridge's report)."""
-    from ..sandbox.summary import summarize_dir
-
-    try:
-        return summarize_dir(workdir, max_files=50, parse_layouts=False)
-    except OSError:
-        return []
 
 
 def _with_observations(hits: list[dict]) -> list[dict]:

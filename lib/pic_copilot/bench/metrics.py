@@ -112,6 +112,39 @@ def _mean(xs):
     return sum(xs) / len(xs) if xs else None
 
 
+def _median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+#: the pipeline's stages as its run record times them (Outcome.timings), in report order
+STAGES = ("plan", "query", "retrieve", "generate", "synthesize", "check", "execute", "evaluate")
+#: the LLM time of a request split by what the server did (UsageRecorder.totals)
+LLM_SPLIT = ("prompt_eval_s", "generation_s", "queue_s")
+
+
+def time_split(trial: dict) -> dict:
+    """Where one trial's time went, in seconds: the request (generation) by pipeline stage and the
+    LLM's share split into prompt reading / answer generation / waiting, and the harness's scoring."""
+    gen = trial.get("generation") or {}
+    timings = gen.get("timings") or {}
+    usage = trial.get("usage") or {}
+    out = {st: timings.get(st) for st in STAGES}
+    out["request_s"] = gen.get("time_s")
+    staged = sum(v for v in out.values() if isinstance(v, (int, float)) and v is not out["request_s"])
+    out["other_s"] = (gen["time_s"] - staged) if isinstance(gen.get("time_s"), (int, float)) and timings else None
+    for k in LLM_SPLIT:
+        out[k] = usage.get(k)
+    out["prompt_tokens_evaluated"] = usage.get("prompt_tokens_evaluated")
+    out["prompt_tokens_cached"] = usage.get("prompt_tokens_cached")
+    total = trial.get("total_time_s")
+    out["scoring_s"] = (total - (gen.get("time_s") or 0.0)) if isinstance(total, (int, float)) else None
+    return out
+
+
 def _max(xs):
     xs = [x for x in xs if x is not None]
     return max(xs) if xs else None
@@ -139,6 +172,10 @@ def task_stats(trials: list[dict], prices: dict | None = None) -> dict:
         "llm_time_avg_s": _mean([u.get("llm_time_s", 0.0) for u in usages]),
         "total_time_avg_s": _mean([t.get("total_time_s") for t in trials]),
         "total_time_max_s": _max([t.get("total_time_s") for t in trials]),
+        "request_times_s": [(t.get("generation") or {}).get("time_s") for t in trials],
+        "time_split_avg_s": {k: _mean([time_split(t)[k] for t in trials])
+                             for k in (*STAGES, "other_s", *LLM_SPLIT, "prompt_tokens_evaluated",
+                                       "prompt_tokens_cached", "scoring_s")},
         "failures": dict(failures),
     }
 
@@ -232,6 +269,11 @@ def summarize(trials: list[dict], tasks: list[dict], prices: dict | None = None)
                 "llm_time_avg_s": _mean([x["llm_time_avg_s"] for x in s]),
                 "total_time_avg_s": _mean([x["total_time_avg_s"] for x in s]),
                 "total_time_max_s": _max([x["total_time_max_s"] for x in s]),
+                # the request's wall time (the pipeline, without the harness's setup and scoring)
+                "request_time_p50_s": _median([r for x in s for r in x["request_times_s"]]),
+                "request_time_avg_s": _mean([r for x in s for r in x["request_times_s"]]),
+                "time_split_avg_s": {k: _mean([x["time_split_avg_s"][k] for x in s])
+                                     for k in (s[0]["time_split_avg_s"] if s else {})},
                 # the time this config's trials took, summed: its wall time had it run alone
                 "run_time_s": sum(x["total_time_avg_s"] * x["n"] for x in s if x["total_time_avg_s"] is not None),
             }

@@ -90,6 +90,26 @@ def markdown(summary: dict, tasks: list[dict], meta: dict) -> str:
                 f"{_num(g['tokens_in_avg'], '{:.0f}')}/{_num(g['tokens_out_avg'], '{:.0f}')} | {_num(g['cost_avg'], '{:.4f}')} | "
                 f"{_num(g['llm_time_avg_s'])} | {_num(g['total_time_avg_s'])}/{_num(g['total_time_max_s'])} | "
                 f"{_num(g['run_time_s'] / 60)} |")
+    lines += ["", "## Where the time went (averages per task, seconds)", "",
+              "Request = the pipeline's wall time (what a designer waits for); its stages as the run record "
+              "times them; the LLM's time split into prompt reading, answer generation and waiting behind "
+              "another client (as the server reports it; — when it does not); scoring = the harness's setup, "
+              "run and check of the final script.", "",
+              "| config | tier | request p50 / avg | " + " | ".join(metrics.STAGES) + " | other | "
+              "LLM prompt / answer / queue | prompt tokens evaluated / cached | scoring |",
+              "|" + "---|" * (len(metrics.STAGES) + 7)]
+    for c in cfgs:
+        for tier in list(TIERS) + ["total"]:
+            g = summary["configs"][c]["total"] if tier == "total" else summary["configs"][c]["tiers"].get(tier)
+            if not g or not g["trials"]:
+                continue
+            t = g.get("time_split_avg_s") or {}
+            lines.append(
+                f"| {c} | {tier} | {_num(g.get('request_time_p50_s'))} / {_num(g.get('request_time_avg_s'))} | "
+                + " | ".join(_num(t.get(st)) for st in metrics.STAGES) + f" | {_num(t.get('other_s'))} | "
+                + " / ".join(_num(t.get(k)) for k in metrics.LLM_SPLIT) + " | "
+                + f"{_num(t.get('prompt_tokens_evaluated'), '{:.0f}')} / {_num(t.get('prompt_tokens_cached'), '{:.0f}')} | "
+                + f"{_num(t.get('scoring_s'))} |")
     lines += ["", "## Overhead per task", "",
               "| config | task | tier | pass | LLM calls avg/max | tokens in/out avg | cost avg $ | LLM time avg s | total time avg/max s | failures |",
               "|---|---|---|---|---|---|---|---|---|---|"]

@@ -115,10 +115,12 @@ def op_sandbox_trial(msg, stdin):
             out["harness_error"] = "setup.py failed: " + ((r.exception or {}).get("message") or r.stderr[-500:])
             return out
         (work / "script.py").unlink(missing_ok=True)
+    inputs = [str(f.relative_to(work)) for f in work.rglob("*") if f.is_file()]
     t0 = time.monotonic()
     r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
     cand = _slim(r.to_dict())
     cand["wall_s"] = round(time.monotonic() - t0, 3)
+    cand["contract_problems"] = _contract_problems(msg.get("prompt"), msg["script"], r.to_dict(), inputs)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
     (work / "_outcome.json").write_text(json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
@@ -130,6 +132,17 @@ def op_sandbox_trial(msg, stdin):
     return out
 
 
+def _contract_problems(prompt: str | None, script: str, rep: dict, inputs=()) -> list[str] | None:
+    """What the pipeline's output-contract check (read from the request's words) says of a run, so
+    an oracle run measures how often it would wrongly reject a reference solution."""
+    if not prompt or not rep.get("ok"):
+        return None
+    from pic_copilot.agents.contract_words import from_request, literal_outputs
+
+    contract = from_request(prompt, tuple(inputs))
+    return contract.check(rep) + (literal_outputs(script, prompt) if contract.files else [])
+
+
 def op_execute(msg, stdin):
     """Run an interactive candidate the way the GUI does (execution.execute with the driver as bridge)."""
     from pic_copilot.execution import execute
@@ -139,7 +152,9 @@ def op_execute(msg, stdin):
         rep = execute(msg["code"], msg.get("mode", "interactive"), bridge, timeout_s=float(msg.get("timeout_s", 120)))
     except Exception as e:  # noqa: BLE001 - reported as the candidate's failure
         rep = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": traceback.format_exc()}}
-    return _slim(rep)
+    out = _slim(rep)
+    out["contract_problems"] = _contract_problems(msg.get("prompt"), msg["code"], rep)
+    return out
 
 
 _patch_lock = threading.Lock()
@@ -193,7 +208,7 @@ def op_generate(msg, stdin):
     try:
         out = run_request(req, io, settings=settings, client=client)
         result.update(script=out.script or "", ok=bool(out.ok), rounds=out.rounds, message=out.message,
-                      record=out.record_path)
+                      record=out.record_path, timings=out.timings)
     except LLMError as e:
         result["error"] = f"{getattr(e, 'kind', 'llm')}: {e}"
     except Exception as e:  # noqa: BLE001 - a pipeline crash is this trial's generation failure
