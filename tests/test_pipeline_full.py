@@ -156,3 +156,23 @@ def test_literal_outputs_tell_computed_from_invented_tables():
     assert contract_words.literal_outputs(invented, prompt)
     assert not contract_words.literal_outputs(given, prompt)
     assert not contract_words.literal_outputs(computed, prompt)
+
+
+def test_unused_requested_numbers_are_bound_to_the_components_real_parameters():
+    """The programmer built the right ring with default sizes; one answer constrained to
+    ring_single's signature binds the designer's numbers and the call is rewritten, not the script."""
+    written = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.ring_single(radius=5)\n"
+               "c.write_gds('ring.gds')\nprint(c.name)\n")
+    steps = [{"match": "Write the script", "content": fence(written)},
+             {"match": "Which parameters does the request set", "content": json.dumps({"radius": 10, "gap": 0.2,
+                                                                                      "length_x": 99})}]
+    out, io, reqs = run(steps, prompt="An all-pass ring with a 10 um radius and a 0.2 um gap, saved as ring.gds",
+                        config="full")
+    assert out.ok, out.message
+    assert "ring_single(radius=10.0, gap=0.2)" in out.script, out.script
+    assert "99" not in out.script, "a number the designer never gave is not bound"
+    binder = bodies(reqs, "Which parameters does the request set")
+    assert len(binder) == 1
+    schema = binder[0]["response_format"]
+    assert "gap" in json.dumps(schema) and "bend" not in json.dumps(schema)   # only numeric parameters
+    assert not bodies(reqs, "Revise the script")

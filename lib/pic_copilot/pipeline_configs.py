@@ -38,6 +38,8 @@ class PipelineConfig:
             checks decide; the final script is run once for the result).
         observations: use what `pic-copilot explore` observed of the installed APIs.
         contract: check the output contract extracted from the request after each run.
+        binding: when a script leaves requested numbers unused, bind them to the parameters of the
+            component/cross-section it builds with one answer constrained to the real signature.
     """
 
     name: str
@@ -54,23 +56,24 @@ class PipelineConfig:
     exec_feedback: bool = True
     observations: bool = True
     contract: bool = True
+    binding: bool = True
 
 
 _TABLE = (
     PipelineConfig("full", "the product: cookbook examples, 3 execution-ranked candidates, evidence-first acceptance"),
     PipelineConfig("zero-shot", "one programmer call without examples or documentation, run once", single_shot=True,
                    planner="never", retrieval=False, examples="none", candidates=1, judge="never", contract=False,
-                   observations=False),
+                   observations=False, binding=False),
     PipelineConfig("icl-rag", "one programmer call with the fixed examples and documentation for the request, run once",
                    single_shot=True, planner="never", tailored_rag=False, examples="fixed", candidates=1,
-                   judge="never", contract=False, observations=False),
+                   judge="never", contract=False, observations=False, binding=False),
     PipelineConfig("no-cookbook", "full, with the fixed examples of each domain instead of the nearest recipes",
                    examples="fixed"),
     PipelineConfig("single-candidate", "full, with one candidate per round", candidates=1),
     PipelineConfig("llm-judge", "full, but a script must also be accepted by the LLM evaluator", judge="always"),
     PipelineConfig("agentic", "the multi-agent pipeline of sessions 1-3: LLM planner, query generator, one candidate, "
                    "fixed examples, synthesizer, LLM evaluator", planner="always", queries="llm", examples="fixed",
-                   candidates=1, judge="always", synthesizer=True, contract=False),
+                   candidates=1, judge="always", synthesizer=True, contract=False, binding=False),
     PipelineConfig("no-tailored-rag", "full, but every generator searches all databases", tailored_rag=False),
     PipelineConfig("no-exec-feedback", "full, but only static checks decide; the final script is run once",
                    exec_feedback=False, candidates=1, contract=False),

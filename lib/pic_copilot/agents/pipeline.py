@@ -20,7 +20,7 @@ from ..llm import LLMCancelled, LLMClient, LLMError, make_client
 from ..pipeline_configs import PIPELINE_CONFIGS, PipelineConfig, config
 from ..pipeline_io import Outcome, PipelineIO, Request
 from . import checks as checks_mod
-from . import contract_words, evaluator, planner, prompts, retrieve
+from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from .candidates import Candidate, best, contract_decision
 from .fixes import add_missing_imports, apply_fixes
@@ -44,6 +44,7 @@ class Session:
     planner: Agent = field(default_factory=planner.new_agent)
     evaluator: Agent = field(default_factory=evaluator.new_agent)
     synthesizer: Synthesizer = field(default_factory=Synthesizer)
+    binder: Agent = field(default_factory=binding.new_agent)
     generators: dict = field(default_factory=dict)
     script: str | None = None
     databases: dict = field(default_factory=dict)   # Settings.generator_databases
@@ -322,8 +323,9 @@ class _Run:
         return out
 
     def evaluate(self, text: str, finish: str | None, index: int, temperature: float,
-                 review_state: dict, cut_off_by: str = "programmer") -> Candidate:
-        """Check, fix, run and judge one candidate answer."""
+                 review_state: dict, cut_off_by: str = "programmer", bound: bool = False) -> Candidate:
+        """Check, fix, run and judge one candidate answer (``bound``: it is a candidate whose
+        numbers were already bound to a signature; see :meth:`bind`)."""
         script = extract_code(text)
         cand = Candidate(script=script, temperature=temperature, index=index, answer=text)
         if finish in evaluator.CUT_OFF:
@@ -375,6 +377,10 @@ class _Run:
         cand.hints = self.hints(script)
         if cand.hints:
             cand.stage, cand.decision = "hints", cand.hints[0]
+            if self.cfg.binding and not bound and any(h["hint"] == "values" for h in cand.hints):
+                derived = self.bind(cand, review_state)
+                if derived is not None and derived.rank() > cand.rank():
+                    return derived
             return cand
         if self.cfg.judge == "always":
             self.check_cancel()
@@ -383,6 +389,23 @@ class _Run:
             if dec["decision"] != "accept":
                 cand.stage, cand.decision, cand.problems = "judge", dec, [dec["instructions"][:200]]
         return cand
+
+    def bind(self, cand: Candidate, review_state: dict) -> Candidate | None:
+        """The candidate with the request's numbers bound to the real parameters of the component
+        it builds (one JSON answer constrained to the signature), checked and run again; None when
+        nothing could be bound."""
+        self.check_cancel()
+        res = self.timed("bind", binding.bind, review_state["sess"].binder, self.client, self.words, cand.script,
+                         self.index or None, cancel=self.cancel)
+        if res is None:
+            return None
+        script, info = res
+        self.progress("check", f"bound {', '.join(f'{k}={v:g}' for k, v in info['values'].items())} to "
+                      f"{info['function'].rsplit('.', 1)[-1]} (from its signature)", info)
+        derived = self.evaluate(f"```python\n{script}\n```", None, cand.index, cand.temperature, review_state,
+                                bound=True)
+        derived.fixes = cand.fixes + [f"bound {info['values']} to {info['function']}"] + derived.fixes
+        return derived
 
     # ------------------------------------------------------------------ a round
     def sample_round(self, gen: ScriptGenerator, user: str, rnd: int, review_state: dict,

@@ -121,7 +121,7 @@ def _median(xs):
 
 
 #: the pipeline's stages as its run record times them (Outcome.timings), in report order
-STAGES = ("plan", "query", "retrieve", "generate", "synthesize", "check", "execute", "evaluate")
+STAGES = ("plan", "query", "retrieve", "generate", "bind", "synthesize", "check", "execute", "evaluate")
 #: the LLM time of a request split by what the server did (UsageRecorder.totals)
 LLM_SPLIT = ("prompt_eval_s", "generation_s", "queue_s")
 

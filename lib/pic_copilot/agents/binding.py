@@ -1,0 +1,139 @@
+"""Signature-bound calls: the numbers of a request bound to the real parameters of the component
+or cross-section a script builds, by an LLM answer constrained to the installed signature.
+
+A small model that builds the right device often leaves the designer's sizes at their defaults or
+passes them to the wrong parameter (three of five numbers of an unseen request were replaced).
+When the requested-values check finds numbers the script never uses and the script calls a
+gdsfactory factory whose signature is in the symbol index, one short JSON call asks which
+parameter gets which number, with a schema that admits only that function's numeric parameters;
+the call in the script is then rewritten with those keywords (no new script is written).
+"""
+from __future__ import annotations
+
+import ast
+
+from . import prompts, retrieve
+from .base import Agent
+from .checks import _aliases, _dotted
+from .evaluator import requested_values
+
+#: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
+BINDABLE = ("gdsfactory.components.", "gdsfactory.cross_section.")
+_NUMERIC = ("float", "int", "number")
+
+
+def new_agent() -> Agent:
+    return Agent("binder", prompts.text("binder"))
+
+
+def numeric_parameters(signature: str) -> list[tuple[str, str, str]]:
+    """(name, annotation, default) of the numeric parameters in a signature string such as
+    ``f(gap: float = 0.2, radius: float | None = None, bend: ComponentSpec = bend_euler)``."""
+    head, _, rest = signature.partition("(")
+    params = rest.rsplit(")", 1)[0] if ")" in rest else rest
+    try:
+        fn = ast.parse(f"def f({params}): pass").body[0]
+    except SyntaxError:
+        return []
+    args = fn.args.args + fn.args.kwonlyargs
+    defaults = [None] * (len(fn.args.args) - len(fn.args.defaults)) + list(fn.args.defaults) + list(fn.args.kw_defaults)
+    out = []
+    for a, d in zip(args, defaults):
+        ann = ast.unparse(a.annotation) if a.annotation is not None else ""
+        default = ast.unparse(d) if d is not None else ""
+        is_num = any(t in ann for t in _NUMERIC) or (d is not None and isinstance(d, ast.Constant)
+                                                        and isinstance(d.value, (int, float)) and not isinstance(d.value, bool))
+        if is_num and "Function" not in ann:
+            out.append((a.arg, ann, default))
+    return out
+
+
+def factory_calls(script: str, index) -> list[tuple[ast.Call, str]]:
+    """The calls of a script to a bindable factory, with the factory's full name, in source order."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return []
+    aliases = _aliases(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        parts = _dotted(node.func)
+        if not parts:
+            continue
+        full = ".".join([aliases.get(parts[0], parts[0]), *parts[1:]])
+        full = full.replace("gdsfactory.c.", "gdsfactory.components.")
+        rec = index.lookup(full) if index is not None else None
+        name = (rec.get("alias_of") or rec["name"]) if rec else None
+        if name and name.startswith(BINDABLE) and rec.get("signature"):
+            out.append((node, name))
+    return sorted(out, key=lambda x: (x[0].lineno, x[0].col_offset))
+
+
+def _describe(name: str, params: list[tuple[str, str, str]]) -> str:
+    try:
+        meta = (retrieve.retrieval.get_api_details(name, observed=False).get("metadata") or {})
+    except Exception:  # noqa: BLE001 - descriptions are a help, not a need
+        meta = {}
+    desc = {p.get("name"): p.get("description", "") for p in meta.get("parameters") or [] if isinstance(p, dict)}
+    return "\n".join(f"- {p} ({ann or 'number'}, default {default or 'none'}): {desc.get(p, '')[:160]}"
+                     for p, ann, default in params)
+
+
+def rewrite_call(script: str, call: ast.Call, values: dict[str, float]) -> str:
+    """The script with ``call``'s keywords set to ``values`` (others and positional args kept)."""
+    seg = ast.get_source_segment
+    func = seg(script, call.func)
+    args = [seg(script, a) for a in call.args]
+    kws = []
+    done = set()
+    for k in call.keywords:
+        if k.arg in values:
+            kws.append(f"{k.arg}={values[k.arg]!r}")
+            done.add(k.arg)
+        else:
+            kws.append(seg(script, k))
+    kws += [f"{k}={v!r}" for k, v in values.items() if k not in done]
+    new = f"{func}({', '.join([*args, *kws])})"
+    lines = script.splitlines(keepends=True)
+    return script[:_offset(lines, call.lineno, call.col_offset)] + new + script[_offset(lines, call.end_lineno, call.end_col_offset):]
+
+
+def _offset(lines: list[str], lineno: int, col_bytes: int) -> int:
+    """The character offset in the script of an AST position (line, UTF-8 byte column)."""
+    return sum(len(l) for l in lines[:lineno - 1]) + len(lines[lineno - 1].encode()[:col_bytes].decode(errors="ignore"))
+
+
+def bind(agent: Agent, client, request: str, script: str, index, cancel=None) -> tuple[str, dict] | None:
+    """Bind the request's numbers to the first factory call that has numeric parameters.
+
+    Returns:
+        (the rewritten script, {"function", "values"}), or None when nothing could be bound (no
+        factory call, no numbers, an answer that binds none of the requested numbers).
+    """
+    wanted = requested_values(request)
+    if not wanted:
+        return None
+    numbers = sorted({round(v, 9) for _, v in wanted})
+    for call, name in factory_calls(script, index):
+        params = numeric_parameters(index.lookup(name)["signature"])
+        if not params:
+            continue
+        names = [p for p, _, _ in params]
+        schema = {"type": "object", "properties": {p: {"type": "number"} for p in names}}
+        user = prompts.render("binder_user", request=request, numbers=", ".join(f"{n:g}" for n in numbers),
+                              call=ast.get_source_segment(script, call), function=name,
+                              parameters=_describe(name, params))
+        ans = agent.ask_json(client, user, schema, cancel=cancel, with_memory=False, max_tokens=120)
+        # only numbers the designer wrote (in um, or as given) may be bound
+        ok = {p: float(v) for p, v in ans.items() if p in names and isinstance(v, (int, float))
+              and not isinstance(v, bool) and any(abs(float(v) - n) <= 1e-9 * max(1.0, abs(n)) for n in numbers)}
+        if not ok:
+            return None
+        values = {p: (int(v) if v.is_integer() and dict(zip(names, [a for _, a, _ in params]))[p].startswith("int") else v)
+                  for p, v in ok.items()}
+        return rewrite_call(script, call, values), {"function": name, "values": values}
+    return None
+
+
