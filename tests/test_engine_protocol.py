@@ -132,7 +132,7 @@ def test_fix_request_carries_previous_script_and_complaint(engine_factory):
     fixed = "```python\nprint('fixed')\n```"
     with ScriptedLLM([{"content": fixed}]) as llm:
         eng = engine_factory({"PIC_COPILOT_BASE_URL": llm.base_url, "PIC_COPILOT_API_KEY": "k",
-                              "PIC_COPILOT_PIPELINE": "no-multi-agent"})
+                              "PIC_COPILOT_PIPELINE": "single-candidate"})
         eng.send({"type": "request", "id": "f1", "mode": "sandbox", "prompt": "Fix this macro",
                   "previous_script": "print(undefined_name)\n",
                   "feedback": ["NameError: name 'undefined_name' is not defined"]})

@@ -155,7 +155,7 @@ def sc_selection(r):
 def sc_feedback(r):
     """A request, then the designer's correction goes into the evaluator loop and revises the script."""
     view, ly, top = new_layout()
-    res = request("add a straight waveguide 10 um long on layer 1/0", config="no-multi-agent")
+    res = request("add a straight waveguide 10 um long on layer 1/0", config="single-candidate")
     r["first_ok"] = bool(res and res.get("ok"))
     r["first"] = {k: (res or {}).get(k) for k in ("type", "ok", "message")}
     r["first_script"] = P.script.toPlainText()
