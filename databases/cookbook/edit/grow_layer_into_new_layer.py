@@ -7,15 +7,17 @@
 # fixture = "mixed_shapes"
 # [expect]
 # shapes = {"30/0" = 4, "1/0" = 4}
-# stdout = ["area 235 um2"]
+# stdout = ["area 235 um2", "extent (-1,-1;31,21.25)"]
 # ---
 # Parameters
-SRC = (1, 0)                  # layer to grow
-DST = (30, 0)                 # where the grown shapes go
-GROW = 1.0                    # um, outward on every side
+SOURCE_LAYER = (1, 0)         # layer to grow
+TARGET_LAYER = (30, 0)        # where the grown shapes go
+MARGIN_UM = 1.0               # outward on every side
 
-d = int(round(GROW / dbu))                                   # um -> dbu
-src = pya.Region(cell.begin_shapes_rec(layout.layer(*SRC)))  # flat copy of the layer, sub-cells included
-grown = src.sized(d)
-cell.shapes(layout.layer(*DST)).insert(grown)
-print(f"grew {SRC[0]}/{SRC[1]} by {GROW} um into {DST[0]}/{DST[1]}: {grown.count()} polygons, area {grown.area() * dbu ** 2:g} um2")
+margin_dbu = int(round(MARGIN_UM / dbu))                               # um -> dbu
+original = pya.Region(cell.begin_shapes_rec(layout.layer(*SOURCE_LAYER)))  # flat, sub-cells included
+cladding = original.sized(margin_dbu)                                  # touching results merge
+cell.shapes(layout.layer(*TARGET_LAYER)).insert(cladding)
+extent = cladding.bbox().to_dtype(dbu)
+print(f"{SOURCE_LAYER[0]}/{SOURCE_LAYER[1]} grown by {MARGIN_UM} um onto {TARGET_LAYER[0]}/{TARGET_LAYER[1]}: "
+      f"{original.count()} -> {cladding.count()} polygons, area {cladding.area() * dbu ** 2:g} um2, extent {extent}")
