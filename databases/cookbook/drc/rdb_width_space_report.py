@@ -1,8 +1,8 @@
 # ---
-# title = "Width and spacing check written to a KLayout report database (.lyrdb)"
+# title = "Minimum width and minimum spacing checks on a layer, written to a .lyrdb report database"
 # summary = "Runs a minimum width and a minimum space check on one layer of in.gds and stores the violations as edge pairs in a ReportDatabase with one named category per rule (e.g. width_0.5, space_0.5) under the top cell, saved as drc.lyrdb for KLayout's marker browser (Tools > Marker Browser). Prints the counts per category."
 # kind = "sandbox"
-# tags = ["drc", "report database", "lyrdb", "rdb", "marker browser", "categories", "width", "space", "results"]
+# tags = ["drc", "report database", "lyrdb report", "rdb", "marker browser", "categories", "min width", "min spacing", "spacing check", "results"]
 # apis = ["pya.ReportDatabase.new", "pya.ReportDatabase.create_category", "pya.ReportDatabase.create_cell", "pya.ReportDatabase.create_items", "pya.ReportDatabase.save", "pya.RdbCategory.description", "pya.CplxTrans.new"]
 # fixture = "drc_rules"
 # [expect]
