@@ -416,7 +416,7 @@ def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
     first = bodies(reqs, "Write the script")[0]
     shown = " ".join(m["content"] for m in first["messages"][1:-1])
     assert "cell.shapes(" in shown and "gdsfactory" not in shown
-    assert "write kind (A), pya only" in first["messages"][0]["content"]
+    assert "write a pya-only script" in first["messages"][0]["content"]
     assert "worked example for a different task" in user_text(bodies(reqs, "Revise the script")[0])
     # a pya edit does not search the gdsfactory manual
     q = bodies(reqs, "Write search queries")[0]
@@ -449,7 +449,7 @@ def test_the_designers_words_reach_the_programmer_and_overrule_a_planner_that_ad
     assert out.ok, out.message
     body = bodies(reqs, "Write the script")[0]
     assert f"The designer's words: {request}" in user_text(body)
-    assert "write kind (A), pya only" in body["messages"][0]["content"]
+    assert "write a pya-only script" in body["messages"][0]["content"]
     assert "gdsfactory" not in " ".join(m["content"] for m in body["messages"][1:-1])
 
 

@@ -114,10 +114,11 @@ class ScriptGenerator:
         caches prompt prefixes reuses it across requests."""
         cfg = prompts.domains()
         specs = [cfg[d] for d in self.domains]
-        rules = "\n".join(sp["rules"].strip() for sp in specs)
-        mode_rules = cfg["modes"][self.mode]["rules"].strip()
-        if kind is not None:
-            mode_rules += "\n" + cfg["modes"]["interactive"][f"kind_{kind}"].strip()
+        # a pya edit of the open layout gets its domain's pya rules (the layout domain's are gdsfactory's)
+        rules = "\n".join((sp.get("rules_edit") if kind == "edit" and sp.get("rules_edit") else sp["rules"]).strip()
+                          for sp in specs)
+        mode_rules = (cfg["modes"]["interactive"][f"kind_{kind}"].strip() if kind is not None
+                      else cfg["modes"][self.mode]["rules"].strip())
         return prompts.render("programmer", domain_title="; ".join(sp["title"] for sp in specs),
                               versions=cfg["versions"]["text"], domain_rules=rules, mode_rules=mode_rules)
 
