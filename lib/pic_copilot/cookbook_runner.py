@@ -139,7 +139,9 @@ def _sandbox_lane(jobs: "queue.Queue[Recipe]", results: dict, fixtures: _Fixture
             t0 = time.monotonic()
             try:
                 if sb is None:
-                    sb = Sandbox()
+                    # a private root: other processes on the machine that use the default one
+                    # (tests, engines, other checkouts) never touch this run's jobs
+                    sb = Sandbox(root=work.parent / "_sandbox-root")
                 inputs = {"in.gds": fixtures.gds(r)} if r.fixture else None
                 wd = work / r.id
                 if wd.exists():
