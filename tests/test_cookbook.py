@@ -339,9 +339,12 @@ def test_contract_reports_a_failed_script_and_bad_tables():
 def test_sandbox_summary_carries_json_values_and_first_row(tmp_path):
     from pic_copilot.sandbox.summary import summarize_file
 
-    (tmp_path / "v.json").write_text(json.dumps({"n": 3, "s": "x" * 500, "nested": {"a": 1, "deep": {"b": 2}}, "big": list(range(500)), "l": [1, 2]}))
+    (tmp_path / "v.json").write_text(json.dumps({"n": 3, "s": "x" * 500, "nested": {"a": 1, "deep": {"b": 2, "deeper": {"c": 3}}},
+                                                 "big": list(range(500)), "l": [1, 2]}))
     s = summarize_file(tmp_path / "v.json")["summary"]
-    assert s["values"] == {"n": 3, "s": "x" * 200, "nested": {"a": 1}, "l": [1, 2]}
+    assert s["values"] == {"n": 3, "s": "x" * 200, "nested": {"a": 1, "deep": {"b": 2}}, "l": [1, 2]}
+    (tmp_path / "many.json").write_text(json.dumps({f"k{i}": {f"j{j}": j for j in range(50)} for i in range(50)}))
+    assert sum(len(v) for v in summarize_file(tmp_path / "many.json")["summary"]["values"].values()) <= 500
     (tmp_path / "t.csv").write_text("name,kind\nfoo,bar\nbaz,qux\n")
     t = summarize_file(tmp_path / "t.csv")["summary"]
     assert t["first_row"] == ["name", "kind"] and t["rows_total"] == 3
