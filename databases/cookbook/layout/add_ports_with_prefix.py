@@ -3,7 +3,7 @@
 # summary = "Places two copies of a device in one top cell and re-exports all their ports on the top cell with add_ports(ref.ports, prefix=...) so the names stay unique (a_o1, b_o1, ...). Use it when a parent cell must offer its children's ports for routing or simulation."
 # kind = "sandbox"
 # tags = ["add_ports", "expose ports", "prefix", "port names", "hierarchy", "parent cell"]
-# apis = ["gdsfactory.Component.add_ports", "gdsfactory.ComponentReference.movey", "gdsfactory.components.mmi1x2"]
+# apis = ["gdsfactory.Component.add_ports", "gdsfactory.Component.movey", "gdsfactory.components.mmi1x2"]
 # [expect]
 # files = ["two_mmis.gds"]
 # cells = ["TWO_MMIS"]

@@ -3,7 +3,7 @@
 # summary = "Positions references by their bounding-box edges and centers instead of their origins: sets ref.xmin so a device starts a gap in um after another one's xmax, and ref.y to line up centers. Useful to butt devices side by side or stack them with a fixed spacing."
 # kind = "sandbox"
 # tags = ["align", "bounding box", "xmin", "xmax", "spacing", "place next to", "side by side"]
-# apis = ["gdsfactory.ComponentReference.xmin", "gdsfactory.ComponentReference.xmax", "gdsfactory.ComponentReference.y"]
+# apis = ["gdsfactory.Component.xmin", "gdsfactory.Component.xmax", "gdsfactory.Component.y"]
 # [expect]
 # files = ["aligned.gds"]
 # cells = ["SIDE_BY_SIDE"]

@@ -3,7 +3,7 @@
 # summary = "Reads a GDS file's top cell into gdsfactory with gf.import_gds (keeping its sub-cells), places it twice in a new named top cell with a pitch in um and writes the result. Use it to reuse a foundry block or an earlier layout inside a gdsfactory design."
 # kind = "sandbox"
 # tags = ["import gds", "reuse", "existing layout", "black box", "foundry cell", "read gds", "place"]
-# apis = ["gdsfactory.import_gds", "gdsfactory.Component.__lshift__", "gdsfactory.Component.write_gds"]
+# apis = ["gdsfactory.import_gds", "gdsfactory.Component.add_ref", "gdsfactory.Component.write_gds"]
 # fixture = "chip_with_device"
 # [expect]
 # files = ["reused.gds"]

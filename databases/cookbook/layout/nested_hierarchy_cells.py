@@ -3,7 +3,7 @@
 # summary = "Makes a named sub-cell (a unit of devices), places it several times in a named top cell with a pitch in um, writes the hierarchy (cells stay cells, not flattened) and prints the top cell's called cells. Use it for repeated blocks whose edits should apply to every copy."
 # kind = "sandbox"
 # tags = ["hierarchy", "sub-cell", "unit cell", "instances", "cell tree", "reuse", "nested"]
-# apis = ["gdsfactory.Component", "gdsfactory.Component.__lshift__", "gdsfactory.Component.called_cells", "gdsfactory.ComponentReference.movey"]
+# apis = ["gdsfactory.Component", "gdsfactory.Component.add_ref", "gdsfactory.Component.movey"]
 # [expect]
 # files = ["hierarchy.gds"]
 # cells = ["BLOCK", "UNIT_CELL"]

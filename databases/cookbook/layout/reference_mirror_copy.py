@@ -3,7 +3,7 @@
 # summary = "Places a component twice: once as is and once mirrored about the line y = 0 (dmirror_y), e.g. to make the lower arm of a symmetric circuit from the upper one. Prints where the mirrored bend's output port ends up."
 # kind = "sandbox"
 # tags = ["mirror", "flip", "reflect", "symmetric", "reference", "mirror image"]
-# apis = ["gdsfactory.ComponentReference.dmirror_y", "gdsfactory.components.bend_euler"]
+# apis = ["gdsfactory.Component.dmirror_y", "gdsfactory.components.bend_euler"]
 # [expect]
 # files = ["mirrored.gds"]
 # cells = ["BENDS_MIRRORED"]

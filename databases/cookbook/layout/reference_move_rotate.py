@@ -3,7 +3,7 @@
 # summary = "Adds a reference (instance) of a component to a top cell with c << component, rotates it by an angle in degrees about the origin and then moves it by (dx, dy) in um; ports move with the reference. Use it to orient a device before routing to it."
 # kind = "sandbox"
 # tags = ["reference", "instance", "rotate", "move", "place", "position", "orientation", "transform"]
-# apis = ["gdsfactory.Component.__lshift__", "gdsfactory.ComponentReference.rotate", "gdsfactory.ComponentReference.move"]
+# apis = ["gdsfactory.Component.add_ref", "gdsfactory.Component.rotate", "gdsfactory.Component.move"]
 # [expect]
 # files = ["rotated.gds"]
 # cells = ["PLACED_MMI"]

@@ -3,7 +3,7 @@
 # summary = "Builds one all-pass ring per radius value (um) with the same gap, names each ring cell after its radius, places them in a row with a fixed edge-to-edge spacing in um and adds a polygon text label with the radius under each. A typical test-chip sweep."
 # kind = "sandbox"
 # tags = ["sweep", "ring", "radius sweep", "test chip", "row", "labels", "variants"]
-# apis = ["gdsfactory.components.ring_single", "gdsfactory.components.text", "gdsfactory.Component.copy", "gdsfactory.ComponentReference.xmin"]
+# apis = ["gdsfactory.components.ring_single", "gdsfactory.components.text", "gdsfactory.Component.copy", "gdsfactory.Component.xmin"]
 # [expect]
 # files = ["ring_sweep.gds"]
 # cells = ["RING_SWEEP", "RING_R5", "RING_R10", "RING_R20"]

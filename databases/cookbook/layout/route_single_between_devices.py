@@ -3,7 +3,7 @@
 # summary = "Routes one output port of a device to the input of another placed elsewhere with gf.routing.route_single (Manhattan route of straights and Euler bends on a cross-section) and prints the route length in um and the number of 90-degree bends. Note: the route's length attribute is in database units (1 nm)."
 # kind = "sandbox"
 # tags = ["route", "routing", "waveguide route", "connect ports", "manhattan", "route length", "bends"]
-# apis = ["gdsfactory.routing.route_single", "gdsfactory.components.mmi1x2", "gdsfactory.ComponentReference.move"]
+# apis = ["gdsfactory.routing.route_single", "gdsfactory.components.mmi1x2", "gdsfactory.Component.move"]
 # [expect]
 # files = ["routed_pair.gds"]
 # cells = ["ROUTED_PAIR"]

@@ -3,7 +3,7 @@
 # summary = "Saves a component as OASIS, the compact successor of GDSII, with Component.write('name.oas') (the format follows the extension), and reads it back with klayout.db to confirm the top cell and layers. Use GDS when a tool needs GDSII."
 # kind = "sandbox"
 # tags = ["oasis", "oas", "write", "export", "file format", "compact layout file"]
-# apis = ["gdsfactory.Component.write", "klayout.db.Layout.read"]
+# apis = ["gdsfactory.Component.write", "pya.Layout.read"]
 # [expect]
 # files = ["ring.oas"]
 # cells = ["RING_OAS"]
