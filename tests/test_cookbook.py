@@ -157,16 +157,23 @@ JACCARD_MAX = 0.6
 
 
 def test_no_recipe_is_close_to_a_benchmark_solution():
-    """No recipe's identifier set is close to any benchmark solution's (Jaccard over identifier tokens).
+    """No recipe's token set is close to any benchmark solution's (Jaccard over identifier tokens).
 
-    Threshold 0.6, chosen from the measured distribution (recipes were written without reading the
-    tasks; only the numbers were looked at). Over every recipe x solution pair, nearly all pairs are
-    unrelated; they share the vocabulary of one tool (``gf``, ``gpdk``, ``PDK``, ``activate``, ``c``,
-    ``write_gds``, ``with_metadata``, ``print``, ``kdb``, ``Layout``, ``read``, ``layer`` ...), which puts
-    the bulk of pairs at 0.05-0.25. Two independent scripts for the same kind of job share that plus
-    the job's API (e.g. ``components``, ``ring_single``, ``radius``, ``gap``) and stay below about 0.45;
-    an adapted copy keeps most names and lands well above 0.6. See databases/cookbook/README.md for
-    the measured percentiles.
+    Tokens: see identifier_tokens (names, plus literal numbers and short strings). Threshold 0.6,
+    chosen from measured distributions (only the numbers were looked at; the recipes were written
+    without reading the tasks), 87 layout recipes x 48 solutions, 2026-12-01:
+      - solution vs solution of different tasks (unrelated jobs, the same authors and tools):
+        p50 0.09, p99 0.38, max 0.46;
+      - recipe vs solution, all 4176 pairs: p50 0.04, p90 0.21, p99 0.33, max 0.58 (a recipe for the
+        same kind of job as a dev task, e.g. a port table to CSV, lands at 0.4-0.58: shared tool
+        vocabulary plus the job's API);
+      - recipe vs recipe by one author for nearly the same job (a sandbox recipe and its kind-new twin):
+        p99 0.56, max 0.69.
+    So 0.6 is above every independently written pair and at the level where one script is a light
+    edit of the other. A recipe above it is (by accident or not) the dev task's answer and would
+    leak it into the dev-set measurement: rewrite it as a different, general variant of the job.
+    Two tiny scripts (under ~10 tokens) for the same trivial job can exceed it without copying;
+    the same rule applies to them.
     """
     sols = sorted((ROOT / "benchmark" / "tasks").glob("*/solution.py"))
     if not sols:

@@ -1,35 +1,31 @@
 # ---
-# title = "Export a component's port table (name, position, width, orientation) to CSV"
-# summary = "Writes every port of a component to a CSV table with the columns name, x, y, width, orientation, port_type (positions and widths in um, orientation in degrees), read from the component itself, and also saves the GDS. Use it to hand port coordinates to a test setup or another tool."
+# title = "Export a component's port table (name, position, width, orientation, type) to CSV"
+# summary = "Writes every port of a component to a CSV table with the columns name, x, y, width, orientation, port_type (positions and widths in um, orientation in degrees), read from the component itself rather than typed in; here a heater phase shifter with optical and electrical ports. Use it to hand port coordinates to a test setup or another tool."
 # kind = "sandbox"
 # tags = ["ports", "port table", "csv", "port positions", "coordinates", "export ports", "pinout"]
-# apis = ["gdsfactory.Component.ports", "gdsfactory.components.mmi2x2", "gdsfactory.Port.center", "gdsfactory.Port.orientation"]
+# apis = ["gdsfactory.Component.ports", "gdsfactory.components.straight_heater_metal", "gdsfactory.Port.center", "gdsfactory.Port.orientation"]
 # [expect]
-# files = ["mmi2x2_ports.csv", "mmi2x2.gds"]
-# cells = ["MMI2X2_PORTS"]
-# csv_columns = {"mmi2x2_ports.csv" = ["name", "x", "y", "width", "orientation", "port_type"]}
-# csv_rows = {"mmi2x2_ports.csv" = 4}
-# stdout = ["4 ports written"]
+# files = ["heater_ports.csv"]
+# csv_columns = {"heater_ports.csv" = ["name", "x", "y", "width", "orientation", "port_type"]}
+# csv_rows = {"heater_ports.csv" = 10}
+# stdout = ["10 ports (2 optical, 8 electrical)"]
 # ---
 import csv
 
 import gdsfactory as gf
 
-cell_name = "MMI2X2_PORTS"
-csv_file = "mmi2x2_ports.csv"
+heater_length = 150.0        # um
+table = "heater_ports.csv"
 
 gf.gpdk.PDK.activate()
 
-c = gf.Component(cell_name)
-ref = c << gf.components.mmi2x2()
-c.add_ports(ref.ports)
-c.write_gds("mmi2x2.gds", with_metadata=False)
+device = gf.components.straight_heater_metal(length=heater_length)
+with open(table, "w", newline="") as f:
+    writer = csv.writer(f)
+    writer.writerow(["name", "x", "y", "width", "orientation", "port_type"])
+    for port in device.ports:
+        px, py = port.center                  # um
+        writer.writerow([port.name, round(px, 3), round(py, 3), port.width, port.orientation, port.port_type])
 
-with open(csv_file, "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(["name", "x", "y", "width", "orientation", "port_type"])
-    for p in c.ports:
-        x, y = p.center                     # um
-        w.writerow([p.name, round(x, 3), round(y, 3), p.width, p.orientation, p.port_type])
-
-print(f"{cell_name}: {len(c.ports)} ports written to {csv_file}")
+kinds = [port.port_type for port in device.ports]
+print(f"{len(kinds)} ports ({kinds.count('optical')} optical, {kinds.count('electrical')} electrical) -> {table}")
