@@ -462,3 +462,22 @@ def test_index_builds_searches_filters_and_rebuilds_when_recipes_change(tmp_path
     assert cb.search_recipes("star coupler zebra", k=1)[0].id == "cookbook.layout.mmi_new"
     assert cb.index_is_current(tmp_path / "dbs")
     assert build_all(["cookbook"], tmp_path / "dbs", if_missing=True) == []
+
+
+@needs_klayout
+def test_klayout_batch_survives_a_crashing_and_a_hanging_job(tmp_path):
+    """One job that kills KLayout and one that never returns cost only themselves: the rest still run."""
+    from pic_copilot.cookbook_runner import run_klayout_jobs
+
+    def job(i, code):
+        return {"action": "edit", "id": f"j{i}", "code": code, "fixture": "", "workdir": str(tmp_path / f"w{i}")}
+
+    box = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 1, 1))\nprint('ok')\n"
+    jobs = [job(0, box), job(1, "import os\nos._exit(3)\n"), job(2, box), job(3, "while True:\n    pass\n"), job(4, box)]
+    t0 = time.monotonic()
+    res = run_klayout_jobs(jobs, tmp_path / "kl", job_timeout_s=8)
+    assert time.monotonic() - t0 < 60
+    assert [res[f"j{i}"]["ok"] for i in range(5)] == [True, False, True, False, True]
+    assert res["j1"]["exception"]["type"] == "KLayoutCrashed" and "exited with 3" in res["j1"]["exception"]["message"]
+    assert "ran over 8 s" in res["j3"]["exception"]["message"]
+    assert res["j4"]["summary"]["cell_shapes"] == {"1/0": 1}
