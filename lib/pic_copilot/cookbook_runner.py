@@ -41,6 +41,7 @@ from .retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, 
 KLAYOUT_RUNNER = Path(__file__).with_name("cookbook_runner_klayout.py")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_TIMEOUT_S = 120.0
+STARTUP_TIMEOUT_S = 120.0
 LAYOUT_SUFFIXES = (".gds", ".oas", ".gds.gz", ".oas.gz")
 
 
@@ -216,18 +217,21 @@ def run_klayout_jobs(jobs: list[dict], work: Path, job_timeout_s: float = 120, k
 
 
 def _watch(cmd: list[str], env: dict, progress_file: Path, job_timeout_s: float, log: Path) -> str:
-    """Run KLayout until it exits, killing it when its progress file has not grown for ``job_timeout_s``.
+    """Run KLayout until it exits, killing it when its progress file has not grown for ``job_timeout_s``
+    (KLayout's own start, before the first job begins, gets STARTUP_TIMEOUT_S: on a loaded machine it
+    takes far longer than its 2-3 s).
 
     Returns a note on how it ended (for the result of the job it was running)."""
     with open(log, "w") as logf:
         proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        size, last = -1, time.monotonic()
+        size, last = 0, time.monotonic()
         while proc.poll() is None:
             time.sleep(0.2)
             now_size = progress_file.stat().st_size if progress_file.exists() else 0
+            limit = job_timeout_s if now_size else max(STARTUP_TIMEOUT_S, job_timeout_s)
             if now_size != size:
                 size, last = now_size, time.monotonic()
-            elif time.monotonic() - last > job_timeout_s:
+            elif time.monotonic() - last > limit:
                 try:
                     os.killpg(proc.pid, 9)   # KLayout may ignore SIGTERM
                 except OSError:
