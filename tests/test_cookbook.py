@@ -456,6 +456,8 @@ def test_index_builds_searches_filters_and_rebuilds_when_recipes_change(tmp_path
     with pytest.raises(cb.CookbookError, match="unknown recipe kind"):
         cb.search_recipes("x", kind="gds")
     # a changed recipe set: the manifest's hash no longer matches; search rebuilds by itself
+    # (the files are looked at again RECHECK_S after the last look; 0 here)
+    monkeypatch.setattr(cb, "RECHECK_S", 0.0)
     p = book / "layout" / "mmi_new.py"
     p.write_text(p.read_text().replace("An MMI 1x2 splitter", "A star coupler zebra"))
     assert not cb.index_is_current(tmp_path / "dbs")
