@@ -157,16 +157,23 @@ JACCARD_MAX = 0.6
 
 
 def test_no_recipe_is_close_to_a_benchmark_solution():
-    """No recipe's identifier set is close to any benchmark solution's (Jaccard over identifier tokens).
+    """No recipe's token set is close to any benchmark solution's (Jaccard over identifier tokens).
 
-    Threshold 0.6, chosen from the measured distribution (recipes were written without reading the
-    tasks; only the numbers were looked at). Over every recipe x solution pair, nearly all pairs are
-    unrelated; they share the vocabulary of one tool (``gf``, ``gpdk``, ``PDK``, ``activate``, ``c``,
-    ``write_gds``, ``with_metadata``, ``print``, ``kdb``, ``Layout``, ``read``, ``layer`` ...), which puts
-    the bulk of pairs at 0.05-0.25. Two independent scripts for the same kind of job share that plus
-    the job's API (e.g. ``components``, ``ring_single``, ``radius``, ``gap``) and stay below about 0.45;
-    an adapted copy keeps most names and lands well above 0.6. See databases/cookbook/README.md for
-    the measured percentiles.
+    Tokens: see identifier_tokens (names, plus literal numbers and short strings). Threshold 0.6,
+    chosen from measured distributions (only the numbers were looked at; the recipes were written
+    without reading the tasks), 87 layout recipes x 48 solutions, 2026-12-01:
+      - solution vs solution of different tasks (unrelated jobs, the same authors and tools):
+        p50 0.09, p99 0.38, max 0.46;
+      - recipe vs solution, all 4176 pairs: p50 0.04, p90 0.21, p99 0.33, max 0.58 (a recipe for the
+        same kind of job as a dev task, e.g. a port table to CSV, lands at 0.4-0.58: shared tool
+        vocabulary plus the job's API);
+      - recipe vs recipe by one author for nearly the same job (a sandbox recipe and its kind-new twin):
+        p99 0.56, max 0.69.
+    So 0.6 is above every independently written pair and at the level where one script is a light
+    edit of the other. A recipe above it is (by accident or not) the dev task's answer and would
+    leak it into the dev-set measurement: rewrite it as a different, general variant of the job.
+    Two tiny scripts (under ~10 tokens) for the same trivial job can exceed it without copying;
+    the same rule applies to them.
     """
     sols = sorted((ROOT / "benchmark" / "tasks").glob("*/solution.py"))
     if not sols:
@@ -339,9 +346,12 @@ def test_contract_reports_a_failed_script_and_bad_tables():
 def test_sandbox_summary_carries_json_values_and_first_row(tmp_path):
     from pic_copilot.sandbox.summary import summarize_file
 
-    (tmp_path / "v.json").write_text(json.dumps({"n": 3, "s": "x" * 500, "nested": {"a": 1, "deep": {"b": 2}}, "big": list(range(500)), "l": [1, 2]}))
+    (tmp_path / "v.json").write_text(json.dumps({"n": 3, "s": "x" * 500, "nested": {"a": 1, "deep": {"b": 2, "deeper": {"c": 3}}},
+                                                 "big": list(range(500)), "l": [1, 2]}))
     s = summarize_file(tmp_path / "v.json")["summary"]
-    assert s["values"] == {"n": 3, "s": "x" * 200, "nested": {"a": 1}, "l": [1, 2]}
+    assert s["values"] == {"n": 3, "s": "x" * 200, "nested": {"a": 1, "deep": {"b": 2}}, "l": [1, 2]}
+    (tmp_path / "many.json").write_text(json.dumps({f"k{i}": {f"j{j}": j for j in range(50)} for i in range(50)}))
+    assert sum(len(v) for v in summarize_file(tmp_path / "many.json")["summary"]["values"].values()) <= 500
     (tmp_path / "t.csv").write_text("name,kind\nfoo,bar\nbaz,qux\n")
     t = summarize_file(tmp_path / "t.csv")["summary"]
     assert t["first_row"] == ["name", "kind"] and t["rows_total"] == 3
@@ -446,9 +456,28 @@ def test_index_builds_searches_filters_and_rebuilds_when_recipes_change(tmp_path
     with pytest.raises(cb.CookbookError, match="unknown recipe kind"):
         cb.search_recipes("x", kind="gds")
     # a changed recipe set: the manifest's hash no longer matches; search rebuilds by itself
+    # (the files are looked at again RECHECK_S after the last look; 0 here)
+    monkeypatch.setattr(cb, "RECHECK_S", 0.0)
     p = book / "layout" / "mmi_new.py"
     p.write_text(p.read_text().replace("An MMI 1x2 splitter", "A star coupler zebra"))
     assert not cb.index_is_current(tmp_path / "dbs")
     assert cb.search_recipes("star coupler zebra", k=1)[0].id == "cookbook.layout.mmi_new"
     assert cb.index_is_current(tmp_path / "dbs")
     assert build_all(["cookbook"], tmp_path / "dbs", if_missing=True) == []
+
+
+@needs_klayout
+def test_klayout_batch_survives_a_crashing_and_a_hanging_job(tmp_path):
+    """One job that kills KLayout and one that never returns cost only themselves: the rest still run."""
+    from pic_copilot.cookbook_runner import run_klayout_jobs
+
+    def job(i, code):
+        return {"action": "edit", "id": f"j{i}", "code": code, "fixture": "", "workdir": str(tmp_path / f"w{i}")}
+
+    box = "cell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 1, 1))\nprint('ok')\n"
+    jobs = [job(0, box), job(1, "import os\nos._exit(3)\n"), job(2, box), job(3, "while True:\n    pass\n"), job(4, box)]
+    res = run_klayout_jobs(jobs, tmp_path / "kl", job_timeout_s=8)
+    assert [res[f"j{i}"]["ok"] for i in range(5)] == [True, False, True, False, True]
+    assert res["j1"]["exception"]["type"] == "KLayoutCrashed" and "exited with 3" in res["j1"]["exception"]["message"]
+    assert "ran over 8 s" in res["j3"]["exception"]["message"]
+    assert res["j4"]["summary"]["cell_shapes"] == {"1/0": 1}

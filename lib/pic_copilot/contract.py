@@ -48,7 +48,7 @@ class OutputContract:
         csv_rows: file -> number of data rows below the header.
         json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
-            objects/lists compared recursively, two levels deep at most).
+            objects/lists compared recursively, three levels deep at most).
         stdout: substrings the printout must contain.
         shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.

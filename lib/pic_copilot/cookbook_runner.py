@@ -41,6 +41,7 @@ from .retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, 
 KLAYOUT_RUNNER = Path(__file__).with_name("cookbook_runner_klayout.py")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_TIMEOUT_S = 120.0
+STARTUP_TIMEOUT_S = 120.0
 LAYOUT_SUFFIXES = (".gds", ".oas", ".gds.gz", ".oas.gz")
 
 
@@ -96,7 +97,7 @@ def lint_recipe(recipe: Recipe) -> list[str]:
             problems.append(f"an edit recipe uses the globals KLayout provides and imports nothing of {m.group(1)}")
         if re.search(r"\bpya\.Layout\s*\(", code):
             problems.append("an edit recipe works on the open `layout`; it never creates a pya.Layout()")
-        if re.search(r"\.(write|save)\s*\(", code) and re.search(r"\blayout\.write\s*\(", code):
+        if re.search(r"\blayout\.(write|save)\s*\(", code):
             problems.append("an edit recipe never saves the open layout (layout.write)")
     elif recipe.kind == "new":
         if "gdsfactory" not in code:
@@ -139,7 +140,9 @@ def _sandbox_lane(jobs: "queue.Queue[Recipe]", results: dict, fixtures: _Fixture
             t0 = time.monotonic()
             try:
                 if sb is None:
-                    sb = Sandbox()
+                    # a private root: other processes on the machine that use the default one
+                    # (tests, engines, other checkouts) never touch this run's jobs
+                    sb = Sandbox(root=work.parent / "_sandbox-root")
                 inputs = {"in.gds": fixtures.gds(r)} if r.fixture else None
                 wd = work / r.id
                 if wd.exists():
@@ -166,11 +169,11 @@ def _klayout() -> str:
     return exe
 
 
-def run_klayout_jobs(jobs: list[dict], work: Path, timeout_s: float = 600, klayout: str | None = None) -> dict[str, dict]:
+def run_klayout_jobs(jobs: list[dict], work: Path, job_timeout_s: float = 120, klayout: str | None = None) -> dict[str, dict]:
     """Run bridge jobs (see cookbook_runner_klayout.py) in as few ``klayout -b`` processes as possible.
 
-    A job that crashes or hangs KLayout gets an error result; the rest run in a new process.
-    Returns job id -> result dict.
+    A job that crashes KLayout, or runs longer than ``job_timeout_s`` (the process is then killed),
+    gets an error result; the remaining jobs run in a new process. Returns job id -> result dict.
     """
     exe = klayout or _klayout()
     work.mkdir(parents=True, exist_ok=True)
@@ -186,12 +189,7 @@ def run_klayout_jobs(jobs: list[dict], work: Path, timeout_s: float = 600, klayo
         out.write_text("")
         cmd = [exe, "-b", "-r", str(KLAYOUT_RUNNER), "-rd", f"root={PROJECT_ROOT}", "-rd", f"request={req}", "-rd", f"out={out}"]
         env = dict(os.environ, KLAYOUT_HOME=str(home))
-        note = ""
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, env=env, start_new_session=True)
-            note = f"klayout -b exited with {proc.returncode}: {(proc.stderr or proc.stdout)[-1500:]}"
-        except subprocess.TimeoutExpired:
-            note = f"klayout -b did not finish in {timeout_s:.0f} s"
+        note = _watch(cmd, env, out, job_timeout_s, work / f"klayout-{round_no}.log")
         started = None
         for line in out.read_text().splitlines():
             try:
@@ -218,6 +216,32 @@ def run_klayout_jobs(jobs: list[dict], work: Path, timeout_s: float = 600, klayo
     return results
 
 
+def _watch(cmd: list[str], env: dict, progress_file: Path, job_timeout_s: float, log: Path) -> str:
+    """Run KLayout until it exits, killing it when its progress file has not grown for ``job_timeout_s``
+    (KLayout's own start, before the first job begins, gets STARTUP_TIMEOUT_S: on a loaded machine it
+    takes far longer than its 2-3 s).
+
+    Returns a note on how it ended (for the result of the job it was running)."""
+    with open(log, "w") as logf:
+        proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        size, last = 0, time.monotonic()
+        while proc.poll() is None:
+            time.sleep(0.2)
+            now_size = progress_file.stat().st_size if progress_file.exists() else 0
+            limit = job_timeout_s if now_size else max(STARTUP_TIMEOUT_S, job_timeout_s)
+            if now_size != size:
+                size, last = now_size, time.monotonic()
+            elif time.monotonic() - last > limit:
+                try:
+                    os.killpg(proc.pid, 9)   # KLayout may ignore SIGTERM
+                except OSError:
+                    pass
+                proc.wait()
+                return f"killed: the job ran over {job_timeout_s:.0f} s in klayout -b"
+    tail = log.read_text(errors="replace")[-1500:]
+    return f"klayout -b exited with {proc.returncode}: {tail}"
+
+
 def _summarize_outputs(workdir: Path, skip: Iterable[str] = ()) -> list[dict]:
     from .sandbox.summary import summarize_dir
 
@@ -236,7 +260,7 @@ def _run_edits(recipes: list[Recipe], work: Path, progress: Callable[[RecipeRun]
         jobs.append({"action": "edit", "id": r.id, "code": r.code, "workdir": str(wd),
                      "fixture": str(fixture_path(r.fixture, r.path.parent.parent)) if r.fixture else ""})
     t0 = time.monotonic()
-    raw = run_klayout_jobs(jobs, work / "_klayout", timeout_s=max(300.0, 20.0 * len(jobs)))
+    raw = run_klayout_jobs(jobs, work / "_klayout")
     out = {}
     for r in recipes:
         rep = dict(raw.get(r.id) or {"ok": False, "exception": {"type": "Missing", "message": "no result", "traceback": ""}})
@@ -386,9 +410,12 @@ def run_recipes(recipes: list[Recipe], work: str | Path | None = None, lanes: in
             for c in by_id[run.recipe_id].expect.cells:
                 if c not in cells:
                     run.violations.append(f"cell {c!r} is missing after KLayout 0.28.5 read and placed the file")
+    for r in recipes:
+        if r.id not in results:   # a harness failure must not make a recipe disappear from the results
+            results[r.id] = RecipeRun(r.id, r.kind, {"ok": False, "stdout": ""}, ["the runner produced no result for this recipe"])
     if tmp is not None:
         shutil.rmtree(tmp, ignore_errors=True)
-    return {r.id: results[r.id] for r in recipes if r.id in results}
+    return {r.id: results[r.id] for r in recipes}
 
 
 def _select(args) -> list[Recipe]:

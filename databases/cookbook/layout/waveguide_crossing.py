@@ -3,7 +3,7 @@
 # summary = "Places the generic PDK's low-loss waveguide crossing (crossing) with its center at a chosen (x, y) in um; ports o1 west, o2 north, o3 east, o4 south. Use it where two waveguides must intersect in a single layer."
 # kind = "sandbox"
 # tags = ["crossing", "waveguide crossing", "intersection", "cross", "four port"]
-# apis = ["gdsfactory.components.crossing", "gdsfactory.ComponentReference.move", "gdsfactory.Component.write_gds"]
+# apis = ["gdsfactory.components.crossing", "gdsfactory.Component.move", "gdsfactory.Component.write_gds"]
 # [expect]
 # files = ["crossing.gds"]
 # cells = ["XING"]

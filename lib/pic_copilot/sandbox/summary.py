@@ -6,7 +6,7 @@
 - CSV/TSV: rows, columns, header (when it looks like one), the first row as written and the number
   of rows in all.  JSON: top-level type, keys / length; for files up to 1 MB also the scalar
   values (numbers, booleans, short strings, None) of a top-level object and of its small nested
-  objects/lists, two levels deep (``values``), so an output contract can check computed numbers.
+  objects/lists, three levels deep, at most 500 (``values``), so an output contract can check computed numbers.
 - .lyrdb (KLayout report database): categories and item counts.
 - anything else: size and a kind guess (text files: line count).
 
@@ -28,6 +28,7 @@ MAX_JSON_BYTES = 50 * 1024 * 1024
 MAX_JSON_VALUES_BYTES = 1024 * 1024   # larger JSON files get keys/length but no values
 MAX_JSON_VALUE_ITEMS = 100            # per object/list level
 MAX_JSON_STRING = 200
+MAX_JSON_VALUES = 500                 # scalars kept in all
 
 
 def _kind(path: str) -> str:
@@ -180,7 +181,7 @@ def summarize_json(path: str) -> dict:
         out["keys"] = [str(k) for k in list(obj)[:50]]
         out["length"] = len(obj)
         if os.path.getsize(path) <= MAX_JSON_VALUES_BYTES:
-            out["values"] = _json_values(obj, depth=2)
+            out["values"] = _json_values(obj, depth=3)
     elif isinstance(obj, list):
         out["length"] = len(obj)
         if obj:
@@ -192,25 +193,33 @@ def summarize_json(path: str) -> dict:
     return out
 
 
-def _json_values(obj, depth: int):
+def _json_values(obj, depth: int, budget: list[int] | None = None):
     """Scalars of a JSON object/list, nested objects/lists down to ``depth`` levels, bounded in size.
 
-    Containers deeper than ``depth`` or with more than MAX_JSON_VALUE_ITEMS items are left out.
+    Containers deeper than ``depth`` or with more than MAX_JSON_VALUE_ITEMS items are left out (in a
+    list: None), and at most MAX_JSON_VALUES scalars are kept in all (later ones are left out).
     """
-    if isinstance(obj, bool) or obj is None or isinstance(obj, (int, float)):
-        return obj
-    if isinstance(obj, str):
-        return obj[:MAX_JSON_STRING]
+    budget = budget if budget is not None else [MAX_JSON_VALUES]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (int, float, str)):
+        budget[0] -= 1
+        return obj[:MAX_JSON_STRING] if isinstance(obj, str) else obj
     if depth <= 0 or len(obj) > MAX_JSON_VALUE_ITEMS:
         return None
     if isinstance(obj, dict):
         out = {}
         for k, v in obj.items():
+            if budget[0] <= 0:
+                break
             if isinstance(v, (dict, list)) and (depth <= 1 or len(v) > MAX_JSON_VALUE_ITEMS):
                 continue
-            out[str(k)] = _json_values(v, depth - 1)
+            out[str(k)] = _json_values(v, depth - 1, budget)
         return out
-    return [_json_values(v, depth - 1) for v in obj]
+    items = []
+    for v in obj:
+        if budget[0] <= 0:
+            break
+        items.append(_json_values(v, depth - 1, budget))
+    return items
 
 
 def summarize_rdb(path: str) -> dict:
