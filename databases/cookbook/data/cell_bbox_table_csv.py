@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.each_cell", "pya.Cell.dbbox", "pya.Cell.name", "pya.Cell.is_empty"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"cell_bboxes.csv" = 8}
 # files = ["cell_bboxes.csv"]
 # csv_columns = {"cell_bboxes.csv" = ["cell", "xmin", "ymin", "xmax", "ymax", "width", "height"]}
 # stdout = ["8 cells", "MMI1X2: 20.000 x 6.000 um", "PLACEHOLDER: empty"]

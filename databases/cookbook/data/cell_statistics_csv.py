@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.each_cell", "pya.Cell.shapes", "pya.Cell.each_inst", "pya.Cell.child_cells", "pya.Cell.parent_cells", "pya.Region.area"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"cell_stats.csv" = 8}
 # files = ["cell_stats.csv"]
 # csv_columns = {"cell_stats.csv" = ["cell", "shapes", "instance_records", "placed_members", "child_cells", "parent_cells", "area_um2"]}
 # stdout = ["8 cells", "TOP: 8 shapes, 9 instance records, 19 placed members, 7 children", "GC: 14 shapes"]

@@ -6,6 +6,7 @@
 # apis = ["pya.SaveLayoutOptions", "pya.SaveLayoutOptions.dbu", "pya.Layout.dbu", "pya.Layout.write", "pya.Region.area", "pya.Region.merged_semantics"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"TOP" = [-100.0, -300.0, 1300.0, 700.0]}
 # files = ["dbu_changed.gds", "dbu_change.json"]
 # json_values = {"dbu_change.json" = {"dbu_before" = 0.001, "dbu_after" = 0.0005, "width_um_after" = 1400.0, "geometry_unchanged" = true}}
 # stdout = ["dbu 0.001 -> 0.0005 um"]

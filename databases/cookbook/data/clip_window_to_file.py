@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.clip", "pya.Layout.rename_cell", "pya.SaveLayoutOptions.select_cell", "pya.DBox", "pya.Layout.write"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"MMI_REGION" = [90.0, -5.0, 130.0, 5.0]}
 # files = ["clip.gds"]
 # cells = ["MMI_REGION", "MMI1X2"]
 # layers = ["1/0", "3/0"]

@@ -6,6 +6,7 @@
 # apis = ["pya.SaveLayoutOptions", "pya.SaveLayoutOptions.select_cell", "pya.Layout.write", "pya.Layout.cell"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"HEATER" = [0.0, -2.0, 200.0, 2.0]}
 # files = ["HEATER.gds"]
 # cells = ["HEATER", "STRAIGHT"]
 # layers = ["47/0", "1/0"]

@@ -6,6 +6,7 @@
 # apis = ["pya.Cell.flatten", "pya.Layout.write", "pya.Layout.each_cell", "pya.Shapes.size"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"TOP" = [-100.0, -300.0, 1300.0, 700.0]}
 # files = ["flat.gds"]
 # cells = ["TOP"]
 # layers = ["1/0", "3/0", "47/0", "49/0", "66/0", "99/0"]

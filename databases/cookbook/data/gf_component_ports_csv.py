@@ -6,6 +6,7 @@
 # apis = ["gdsfactory.components.mmi1x2", "gdsfactory.Component.ports", "gdsfactory.Port.center", "gdsfactory.Port.orientation", "gdsfactory.Port.width", "gdsfactory.Port.layer"]
 # fixture = ""
 # [expect]
+# csv_rows = {"ports.csv" = 3}
 # files = ["ports.csv"]
 # csv_columns = {"ports.csv" = ["name", "x", "y", "orientation", "width", "layer", "port_type"]}
 # stdout = ["3 ports", "o1: (-10.000, 0.000) 180 deg", "o2: (22.000, 0.625) 0 deg"]

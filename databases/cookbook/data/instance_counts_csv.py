@@ -6,6 +6,7 @@
 # apis = ["pya.Cell.each_inst", "pya.Instance.size", "pya.Instance.cell_index", "pya.Layout.top_cell"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"instance_counts.csv" = 7}
 # files = ["instance_counts.csv"]
 # csv_columns = {"instance_counts.csv" = ["cell", "placements", "direct_instances"]}
 # stdout = ["STRAIGHT: 12 placements", "PAD: 8 placements", "MMI1X2: 2 placements", "29 placements in total"]

@@ -6,6 +6,7 @@
 # apis = ["pya.Cell.each_inst", "pya.Instance.dcplx_trans", "pya.Instance.is_regular_array", "pya.Instance.na", "pya.Instance.nb", "pya.Instance.da", "pya.Instance.db"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"instances.csv" = 9}
 # files = ["instances.csv"]
 # csv_columns = {"instances.csv" = ["cell", "x_um", "y_um", "rotation_deg", "mirror", "magnification", "na", "nb", "a_um", "b_um"]}
 # stdout = ["9 instance records", "PAD at (700.000, 100.000) r0 array 2x4 (a 0,150 b 150,0)", "HEATER at (400.000, 100.000) r90", "MMI1X2 at (100.000, 254.000) r0 mirrored"]

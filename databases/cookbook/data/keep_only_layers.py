@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.layer_indexes", "pya.Layout.get_info", "pya.Layout.delete_layer", "pya.Layout.write"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"TOP" = [-15.0, -6.0, 400.25, 387.0]}
 # files = ["kept_layers.gds"]
 # cells = ["TOP", "MMI1X2", "GC"]
 # layers = ["1/0", "3/0"]

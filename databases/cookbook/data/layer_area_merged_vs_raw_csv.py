@@ -6,6 +6,7 @@
 # apis = ["pya.Region", "pya.Region.area", "pya.Region.merged_semantics", "pya.Cell.begin_shapes_rec", "pya.Layout.get_info"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"layer_areas.csv" = 6}
 # files = ["layer_areas.csv"]
 # csv_columns = {"layer_areas.csv" = ["layer", "datatype", "raw_area_um2", "merged_area_um2"]}
 # stdout = ["1/0: raw 918.800 um2, merged 907.350 um2"]

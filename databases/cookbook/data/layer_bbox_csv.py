@@ -6,6 +6,7 @@
 # apis = ["pya.Cell.dbbox", "pya.Layout.layer_indexes", "pya.Layout.get_info", "pya.DBox.empty"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"layer_bbox.csv" = 6}
 # files = ["layer_bbox.csv"]
 # csv_columns = {"layer_bbox.csv" = ["layer", "datatype", "xmin", "ymin", "xmax", "ymax", "width", "height"]}
 # stdout = ["49/0: 530.000 x 230.000 um from (660.0, 60.0)", "47/0: 4.000 x 200.000 um", "6 layers"]

@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.read", "pya.Layout.layer_indexes", "pya.Layout.get_info", "pya.Shapes.size", "pya.Cell.begin_shapes_rec", "pya.RecursiveShapeIterator.at_end", "pya.RecursiveShapeIterator.next"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"layer_counts.csv" = 6}
 # files = ["layer_counts.csv"]
 # csv_columns = {"layer_counts.csv" = ["layer", "datatype", "shapes_in_cells", "shapes_placed"]}
 # stdout = ["6 layers", "108 placed shapes", "1/0: 79 placed"]

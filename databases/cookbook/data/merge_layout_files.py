@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.create_cell", "pya.Cell.copy_tree", "pya.Cell.insert", "pya.DCellInstArray", "pya.Layout.write"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"ASSEMBLY" = [-100.0, -300.0, 2800.0, 700.0]}
 # files = ["combined.gds"]
 # cells = ["ASSEMBLY", "TOP_0", "TOP_1", "MMI1X2", "MMI1X2$1"]
 # layers = ["1/0", "49/0"]

@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.cell", "pya.Layout.rename_cell", "pya.Cell.cell_index", "pya.Layout.write"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"CHIP_A" = [-100.0, -300.0, 1300.0, 700.0]}
 # files = ["renamed.gds"]
 # cells = ["CHIP_A", "MMI_1x2", "GRATING_TE"]
 # stdout = ["renamed 3 cells"]

@@ -6,6 +6,7 @@
 # apis = ["pya.Layout.transform", "pya.ICplxTrans", "pya.Cell.dbbox", "pya.Region.area", "pya.Layout.write"]
 # fixture = "data_chip"
 # [expect]
+# bbox = {"TOP" = [-200.0, -600.0, 2600.0, 1400.0]}
 # files = ["scaled.gds", "scale.json"]
 # json_values = {"scale.json" = {"factor" = 2.0, "width_um_before" = 1400.0, "width_um_after" = 2800.0, "area_ratio" = 4.0}}
 # stdout = ["scaled by 2.0: 1400.000 -> 2800.000 um"]

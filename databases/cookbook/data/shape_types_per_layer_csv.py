@@ -6,6 +6,7 @@
 # apis = ["pya.Shapes.each", "pya.Shape.is_box", "pya.Shape.is_polygon", "pya.Shape.is_path", "pya.Shape.is_text", "pya.Layout.each_cell"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"shape_types.csv" = 6}
 # files = ["shape_types.csv"]
 # csv_columns = {"shape_types.csv" = ["layer", "datatype", "boxes", "polygons", "paths", "texts", "total"]}
 # stdout = ["1/0: 17 boxes, 7 polygons, 1 paths, 0 texts", "66/0: 0 boxes, 0 polygons, 0 paths, 5 texts", "2 paths"]

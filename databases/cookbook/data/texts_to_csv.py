@@ -6,6 +6,7 @@
 # apis = ["pya.RecursiveShapeIterator", "pya.RecursiveShapeIterator.shape", "pya.RecursiveShapeIterator.dtrans", "pya.Shape.is_text", "pya.Shape.dtext", "pya.DText"]
 # fixture = "data_chip"
 # [expect]
+# csv_rows = {"texts.csv" = 12}
 # files = ["texts.csv"]
 # csv_columns = {"texts.csv" = ["text", "layer", "datatype", "x_um", "y_um", "cell"]}
 # stdout = ["12 texts", "opt_in_TE_1550_MMI2 at (0.000, 254.000)", "PAD at (1150.000, 250.000)"]

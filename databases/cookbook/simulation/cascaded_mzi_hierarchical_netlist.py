@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight", "sax.get_settings"]
 # fixture = ""
 # [expect]
+# csv_rows = {"cascade_mzi.csv" = 4001}
 # files = ["cascade_mzi.json", "cascade_mzi.csv"]
 # csv_columns = {"cascade_mzi.csv" = ["wavelength_nm", "stage", "cascade"]}
 # json_values = {"cascade_mzi.json" = {"num_stages" = 2, "product_rule_holds" = true, "sub_circuits" = 1}}

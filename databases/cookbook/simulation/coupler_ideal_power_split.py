@@ -6,6 +6,7 @@
 # apis = ["sax.models.coupler_ideal"]
 # fixture = ""
 # [expect]
+# csv_rows = {"coupler_split.csv" = 11}
 # files = ["coupler.json", "coupler_split.csv"]
 # csv_columns = {"coupler_split.csv" = ["coupling", "thru", "cross", "total"]}
 # json_values = {"coupler.json" = {"coupling" = 0.3, "thru" = 0.7, "cross" = 0.3, "cross_phase_deg" = 90.0, "power_conserved" = true}}

@@ -6,6 +6,7 @@
 # apis = ["sax.models.coupler", "sax.wl_c"]
 # fixture = ""
 # [expect]
+# csv_rows = {"coupler_spectrum.csv" = 351}
 # files = ["coupler_spectrum.csv"]
 # csv_columns = {"coupler_spectrum.csv" = ["wavelength_nm", "through", "cross", "through_dB", "cross_dB"]}
 # stdout = ["351 points", "50:50 nearest 1550.4 nm", "lossless: True"]

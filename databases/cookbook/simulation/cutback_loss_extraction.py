@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.grating_coupler", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"cutback.csv" = 5}
 # files = ["cutback.csv", "cutback.json"]
 # csv_columns = {"cutback.csv" = ["length_cm", "transmission_dB"]}
 # json_values = {"cutback.json" = {"propagation_loss_dB_cm" = 2.5, "coupler_loss_dB_each" = 4.0, "num_structures" = 5}}

@@ -6,6 +6,7 @@
 # apis = ["sax.models.coupler"]
 # fixture = ""
 # [expect]
+# csv_rows = {"coupler_length_sweep.csv" = 12001}
 # files = ["coupler_length_sweep.csv", "coupler_lengths.json"]
 # csv_columns = {"coupler_length_sweep.csv" = ["length_um", "thru", "cross"]}
 # json_values = {"coupler_lengths.json" = {"length_3dB_um" = 19.375, "length_full_transfer_um" = 38.75, "theory_full_transfer_um" = 38.75}}

@@ -6,6 +6,7 @@
 # apis = ["gdsfactory.components.mzi", "gdsfactory.Component.get_netlist", "sax.circuit", "sax.set_port_naming_strategy", "sax.models.mmi1x2_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"gf_mzi.csv" = 20001}
 # files = ["gf_mzi.csv", "gf_mzi.json"]
 # csv_columns = {"gf_mzi.csv" = ["wavelength_nm", "transmission", "transmission_dB"]}
 # json_values = {"gf_mzi.json" = {"delta_length_um" = 40.0, "num_instances" = 16, "fsr_matches_theory" = true, "ports" = "o1,o2"}}

@@ -6,6 +6,7 @@
 # apis = ["sax.models.grating_coupler"]
 # fixture = ""
 # [expect]
+# csv_rows = {"grating_coupler.csv" = 10001}
 # files = ["grating_coupler.json", "grating_coupler.csv"]
 # csv_columns = {"grating_coupler.csv" = ["wavelength_nm", "transmission_dB"]}
 # json_values = {"grating_coupler.json" = {"peak_loss_dB" = 3.5, "peak_wavelength_nm" = 1550.0, "bandwidth_3dB_nm" = 40.0, "bandwidth_1dB_nm" = 23.0, "loopback_loss_dB" = 7.0}}

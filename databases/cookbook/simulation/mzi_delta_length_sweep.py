@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"fsr_vs_delta_length.csv" = 4}
 # files = ["fsr_vs_delta_length.csv", "fsr_sweep.json"]
 # csv_columns = {"fsr_vs_delta_length.csv" = ["delta_length_um", "fsr_nm", "ng_extracted"]}
 # json_values = {"fsr_sweep.json" = {"num_points" = 4, "ng_mean" = 4.2, "ng_consistent" = true}}

@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"mzi_spectrum.csv" = 40001}
 # files = ["mzi_spectrum.csv", "mzi_fsr.json"]
 # csv_columns = {"mzi_spectrum.csv" = ["wavelength_nm", "bar", "cross"]}
 # json_values = {"mzi_fsr.json" = {"delta_length_um" = 100.0, "fsr_nm" = 5.714, "fsr_theory_nm" = 5.714, "num_dips" = 7, "fsr_matches_theory" = true}}

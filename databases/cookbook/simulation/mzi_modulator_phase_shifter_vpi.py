@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.phase_shifter", "sax.models.coupler_ideal"]
 # fixture = ""
 # [expect]
+# csv_rows = {"mzi_vs_voltage.csv" = 2001}
 # files = ["mzi_vs_voltage.csv", "vpi.json"]
 # csv_columns = {"mzi_vs_voltage.csv" = ["voltage_V", "cross", "bar"]}
 # json_values = {"vpi.json" = {"v_pi_V" = 1.0, "cross_at_0V" = 1.0, "switched_off" = true}}

@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"add_drop.csv" = 40001}
 # files = ["add_drop.csv", "add_drop.json"]
 # csv_columns = {"add_drop.csv" = ["wavelength_nm", "through", "drop"]}
 # json_values = {"add_drop.json" = {"drop_peak" = 1.0, "through_min" = 0.0, "power_conserved" = true, "num_drop_peaks" = 4, "fsr_matches_theory" = true, "fwhm_matches_theory" = true}}

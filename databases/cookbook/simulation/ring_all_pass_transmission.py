@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"ring_spectrum.csv" = 40001}
 # files = ["ring_spectrum.csv", "ring.json"]
 # csv_columns = {"ring_spectrum.csv" = ["wavelength_nm", "through", "through_dB"]}
 # json_values = {"ring.json" = {"radius_um" = 10.0, "num_resonances" = 4, "fsr_matches_theory" = true, "min_transmission" = 0.848, "min_transmission_theory" = 0.848, "extinction_dB" = 0.72}}

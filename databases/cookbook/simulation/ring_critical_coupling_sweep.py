@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"coupling_sweep.csv" = 81}
 # files = ["coupling_sweep.csv", "critical_coupling.json"]
 # csv_columns = {"coupling_sweep.csv" = ["coupling", "min_transmission_dB"]}
 # json_values = {"critical_coupling.json" = {"best_coupling" = 0.056, "critical_coupling_theory" = 0.056, "matches_theory" = true}}

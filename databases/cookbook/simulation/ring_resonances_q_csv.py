@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"resonances.csv" = 9}
 # files = ["resonances.csv", "resonances.json"]
 # csv_columns = {"resonances.csv" = ["wavelength_nm", "depth_dB", "fwhm_pm", "q_loaded"]}
 # json_values = {"resonances.json" = {"num_resonances" = 9, "q_matches_theory" = true}}

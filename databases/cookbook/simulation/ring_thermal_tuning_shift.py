@@ -6,6 +6,7 @@
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
+# csv_rows = {"thermal_shift.csv" = 6}
 # files = ["thermal_shift.csv", "thermal_tuning.json"]
 # csv_columns = {"thermal_shift.csv" = ["delta_T_K", "resonance_nm"]}
 # json_values = {"thermal_tuning.json" = {"shift_pm_per_K_theory" = 66.5, "matches_theory" = true, "num_temperatures" = 6}}
