@@ -2,7 +2,7 @@
 # title = "Unbalanced Mach-Zehnder interferometer: spectrum and free spectral range vs lambda^2/(ng dL)"
 # summary = "Builds an MZI netlist in SAX from two ideal 50:50 couplers and two straight arms differing by dL um, sweeps the wavelength, finds the transmission dips of the bar output and measures the free spectral range. Compares it with FSR = lambda^2 / (ng dL) at the centre of the measured dips (the FSR grows with lambda^2). Writes mzi_spectrum.csv and mzi_fsr.json."
 # kind = "sandbox"
-# tags = ["mzi", "mach-zehnder", "interferometer", "fsr", "free spectral range", "delta length", "spectrum", "netlist", "sax.circuit"]
+# tags = ["mzi", "mach-zehnder", "interferometer", "simulate mzi", "fsr", "free spectral range", "delta length", "spectrum", "netlist", "sax.circuit"]
 # apis = ["sax.circuit", "sax.models.coupler_ideal", "sax.models.straight"]
 # fixture = ""
 # [expect]
