@@ -391,6 +391,7 @@ class Sandbox:
         self._runs = 0
         self._closed = False
         self._sizes: dict[str, int] = {}
+        self._active: set[str] = set()   # job folders in use (never pruned)
         self.root.mkdir(parents=True, exist_ok=True)
         # as root: others may only traverse it (the unprivileged worker reaches jobs/ through it)
         os.chmod(self.root, 0o711 if self.job_ids else 0o700)
@@ -626,6 +627,8 @@ class Sandbox:
         now = time.time()
         keep: list[str] = []
         for name in jobs:
+            if name in self._active:
+                continue
             p = self.jobs_root / name
             try:
                 age_days = (now - os.lstat(p).st_mtime) / 86400
@@ -639,9 +642,10 @@ class Sandbox:
         for name in keep:
             if full or name not in self._sizes:
                 self._sizes[name] = _tree_bytes(self.jobs_root / name)
-        total = sum(self._sizes.get(n, 0) for n in keep)
+        active = [n for n in jobs if n in self._active]  # in use: counted, never removed
+        total = sum(self._sizes.get(n, 0) for n in keep + active)
         limit = self.keep_total_mb << 20
-        while keep and (len(keep) > self.keep_jobs or total > limit):
+        while keep and (len(keep) + len(active) > self.keep_jobs or total > limit):
             name = keep.pop(0)
             total -= self._sizes.pop(name, 0)
             _rmtree(self.jobs_root / name)
@@ -670,6 +674,16 @@ class Sandbox:
         memory_mb = int(memory_mb or self.memory_mb)
         disk_mb = int(disk_mb or self.disk_mb)
         job, external = self._prepare(workdir)
+        self._active.add(job.name)
+        try:
+            return self._run_job(job, external, code, timeout_s=timeout_s, memory_mb=memory_mb, inputs=inputs,
+                                 warm=warm, env=env, summarize=summarize, summary_timeout_s=summary_timeout_s,
+                                 nproc=nproc, disk_mb=disk_mb)
+        finally:
+            self._active.discard(job.name)
+
+    def _run_job(self, job: Path, external: Path | None, code: str, *, timeout_s, memory_mb, inputs, warm, env,
+                 summarize, summary_timeout_s, nproc, disk_mb) -> RunResult:
         work = job / "work"
         target = external if external is not None else work
         for name, data in (inputs or {}).items():
@@ -730,7 +744,7 @@ class Sandbox:
             res.workdir = str(external)
         self._runs += 1
         self._sizes[job.name] = _tree_bytes(job)
-        self._cleanup_old_jobs(full=self._runs % 50 == 0)
+        self._cleanup_old_jobs(full=self._runs % 50 == 0)  # this job is still in _active: kept
         return res
 
     def _prepare(self, workdir) -> tuple[Path, Path | None]:
@@ -947,8 +961,8 @@ def _copy_tree(src: Path, dst: Path) -> None:
 
 def _copy_back(work: Path, dst: Path, before: dict) -> None:
     """Copy new/changed regular files (never symlinks or special files) back to ``dst``.
-    Sources are opened without following links or blocking (:func:`read_job_file`); a target
-    that is a link is replaced, never written through."""
+    Sources are opened without following links or blocking and must be regular files (see
+    :func:`read_job_file`); a target that is a link is replaced, never written through."""
     after = snapshot(str(work))
     dst_real = dst.resolve()
     for rel, st in after.items():
@@ -957,17 +971,31 @@ def _copy_back(work: Path, dst: Path, before: dict) -> None:
         s = work / rel
         t = dst / rel
         try:
-            data = read_job_file(s, max_bytes=1 << 34)
+            fi = os.open(str(s), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            if not stat.S_ISREG(os.fstat(fi).st_mode):
+                continue
             t.parent.mkdir(parents=True, exist_ok=True)
-            if dst_real not in t.parent.resolve().parents and t.parent.resolve() != dst_real:
+            parent = t.parent.resolve()
+            if parent != dst_real and dst_real not in parent.parents:
                 continue
             if t.is_symlink() or (t.exists() and not t.is_file()):
                 t.unlink()
-            fd = os.open(str(t), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        except (OSError, JobFileError):
+            fo = os.open(str(t), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            try:
+                while True:
+                    chunk = os.read(fi, 1 << 20)
+                    if not chunk:
+                        break
+                    os.write(fo, chunk)
+            finally:
+                os.close(fo)
+        except OSError:
             continue
+        finally:
+            os.close(fi)
 
 
 def _rmtree(p: Path) -> None:
