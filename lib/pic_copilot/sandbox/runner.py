@@ -106,13 +106,18 @@ def probe_bwrap() -> dict:
 
 
 def default_root() -> Path:
+    """``$PIC_COPILOT_SANDBOX_ROOT``, else ``$XDG_RUNTIME_DIR/pic-copilot-sandbox``, else
+    ``/tmp/pic-copilot-sandbox-<uid>``; as root, the folder's name also says which uid the
+    jobs run as (``...-as65534``): its jobs folder belongs to that uid."""
     env = os.environ.get("PIC_COPILOT_SANDBOX_ROOT")
     if env:
         return Path(env)
+    ids = sandbox_ids()
+    tag = f"-as{ids[0]}" if ids else ""
     xdg = os.environ.get("XDG_RUNTIME_DIR")
     if xdg and os.path.isdir(xdg) and os.access(xdg, os.W_OK):
-        return Path(xdg) / "pic-copilot-sandbox"
-    return Path("/tmp") / f"pic-copilot-sandbox-{os.getuid()}"
+        return Path(xdg) / f"pic-copilot-sandbox{tag}"
+    return Path("/tmp") / f"pic-copilot-sandbox-{os.getuid()}{tag}"
 
 
 def default_python() -> str:
