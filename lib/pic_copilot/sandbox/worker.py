@@ -104,6 +104,13 @@ def _preload() -> dict:
         import klayout.db  # noqa: F401
     except Exception:
         pass
+    try:
+        # SAX brings JAX: about 4 CPU-seconds of imports that every simulation job paid again;
+        # importing starts no JAX thread, so forking after it is safe (its backends start lazily)
+        import sax
+        info["sax"] = getattr(sax, "__version__", "?")
+    except Exception:
+        pass
     from . import summary  # noqa: F401  (warm for the summariser child)
     _fix_loguru()
     import gc
