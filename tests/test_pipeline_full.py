@@ -176,3 +176,16 @@ def test_unused_requested_numbers_are_bound_to_the_components_real_parameters():
     schema = binder[0]["response_format"]
     assert "gap" in json.dumps(schema) and "bend" not in json.dumps(schema)   # only numeric parameters
     assert not bodies(reqs, "Revise the script")
+
+
+def test_the_time_line_says_where_a_requests_time_went():
+    from pic_copilot.pipeline_io import Outcome
+
+    out = Outcome(ok=True, script="", usage={"calls": 2, "llm_time_s": 12.5, "prompt_tokens": 1800,
+                                             "completion_tokens": 300, "prompt_tokens_evaluated": 1500,
+                                             "prompt_tokens_cached": 300},
+                  timings={"retrieve": 0.04, "check": 0.2, "execute": 1.26, "total_s": 14.7})
+    line = out.time_line()
+    assert line.startswith("14.7 s: LLM 12.5 s in 2 call(s) (1500 prompt tokens read, 300 reused, 300 answer tokens)")
+    assert "checks 0.2 s" in line and "runs 1.3 s" in line
+    assert Outcome(ok=False, script="").time_line() == "time"
