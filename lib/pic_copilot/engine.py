@@ -120,6 +120,9 @@ class PluginBridge:
     def undo(self) -> dict:
         return self._call("undo", {})
 
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        return self._call("run_deck", {"deck": deck, "report": report, "deck_file": deck_file})
+
 
 class CancelledError(RuntimeError):
     pass

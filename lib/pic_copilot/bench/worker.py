@@ -13,7 +13,7 @@ needs the engine's Python runs here, in a child process of the KLayout driver:
 Protocol (one JSON object per line). Driver → worker: ``{"op", "id", ...}`` and
 ``{"type": "exec_result", "exec_id", "result"}``. Worker → driver: ``{"type": "reply", "id", "result"}``,
 ``{"type": "error", "id", "message", "traceback"}``, and while an op runs, zero or more
-``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files", "code"|"paths"}`` that the
+``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files"|"undo"|"run_deck", "code"|"paths"|"deck"}`` that the
 driver answers with ``exec_result`` (the bridge result of running it on its open layout).
 The worker writes nothing else to stdout (library output is redirected to stderr).
 """
@@ -85,6 +85,9 @@ class PipeBridge:
 
     def undo(self) -> dict:
         return self._call("undo")
+
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        return self._call("run_deck", deck=deck, report=report, deck_file=deck_file)
 
 
 # ---------------------------------------------------------------------------------------- ops

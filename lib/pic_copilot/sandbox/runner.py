@@ -448,7 +448,15 @@ class Sandbox:
     def run(self, code: str, *, workdir: str | Path | None = None, timeout_s: float = 60,
             memory_mb: int = 4096, inputs: dict[str, bytes | str | Path] | None = None,
             warm: bool = True, env: dict | None = None, summarize: bool = True,
-            summary_timeout_s: float = 30, nproc: int | None = None) -> RunResult:
+            summary_timeout_s: float = 30, nproc: int | None = None,
+            pid_namespace: bool = True) -> RunResult:
+        """Run ``code`` as ``script.py`` in a fresh job directory (or ``workdir``).
+
+        ``pid_namespace=False`` runs the job in the worker's pid namespace instead of its own:
+        KLayout finds itself through ``/proc/<getpid()>/exe`` and aborts when the job's own
+        /proc cannot be mounted (see README, "KLayout in the sandbox"). Everything else
+        (user/net/ipc/mount namespaces, Landlock, capabilities, rlimits) stays as it is.
+        """
         job, external = self._prepare(workdir)
         work = job / "work"
         target = external if external is not None else work
@@ -470,7 +478,8 @@ class Sandbox:
                "timeout_s": float(timeout_s), "memory_mb": int(memory_mb),
                "nproc": int(nproc or self.nproc), "cpu_s": int(timeout_s) + 2,
                "fsize_mb": self.fsize_mb, "env": env or {}, "summarize": summarize,
-               "summary_timeout_s": float(summary_timeout_s), "skip": skip}
+               "summary_timeout_s": float(summary_timeout_s), "skip": skip,
+               "pid_namespace": bool(pid_namespace)}
         budget = timeout_s + (summary_timeout_s if summarize else 0) + 30
         t0 = time.monotonic()
         reply, worker_info, died = None, {}, None
@@ -500,7 +509,7 @@ class Sandbox:
             finally:
                 self._drop_cgroup(cg)
         wall = time.monotonic() - t0
-        res = self._result(job, reply, worker_info, died, warm, wall)
+        res = self._result(job, reply, worker_info, died, warm, wall, pid_namespace)
         if external is not None:
             _copy_back(work, external, skip)
             res.workdir = str(external)
@@ -520,7 +529,7 @@ class Sandbox:
         return self._new_job_dir(), wd
 
     def _result(self, job: Path, reply: dict | None, worker_info: dict, died: str | None,
-                warm: bool, wall: float) -> RunResult:
+                warm: bool, wall: float, pid_namespace: bool = True) -> RunResult:
         ctl = job / "ctl"
         stdout = _read_trunc(ctl / "stdout")
         stderr = _read_trunc(ctl / "stderr")
@@ -569,7 +578,13 @@ class Sandbox:
             "caps_dropped": confined.get("caps_dropped", False),
             "worker_probe": worker_info.get("probe"),
         }
-        if self.bwrap_ok and {"user", "pid", "net", "mnt"} <= set(ns) and len(mounts) >= 2 and pids_limit in ("rlimit", "cgroup") and detail["landlock_abi"] and detail["caps_dropped"]:
+        need = {"user", "pid", "net", "mnt"}
+        if not pid_namespace:
+            # asked for: the job shares the worker's pid namespace (bwrap's, not the host's)
+            detail["job_pid_namespace"] = "worker's (requested)"
+            if self.bwrap_ok:
+                need.discard("pid")
+        if self.bwrap_ok and need <= set(ns) and len(mounts) >= 2 and pids_limit in ("rlimit", "cgroup") and detail["landlock_abi"] and detail["caps_dropped"]:
             isolation = "full"
         elif detail["landlock_abi"] or ns or self.bwrap_ok:
             isolation = "partial"
