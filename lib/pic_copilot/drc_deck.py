@@ -51,6 +51,21 @@ _DECK_MARKERS = (
 )
 
 
+_WANTS_DECK = re.compile(
+    r"\b(?:drc|rule|design[- ]rule|klayout|check(?:ing)?)\s+(?:deck|runset|run[- ]set)s?\b"
+    r"|\bdecks?\s+(?:for|that|which|with|to)\b.{0,60}?\b(?:rules?|drc|width|spacing|space|enclos\w*|overlap|density)\b"
+    r"|\.lydrc\b|\blydrc\b"
+    r"|\bdrc\s+script\s+(?:for|in)\s+klayout\b|\bklayout(?:'s)?\s+drc\s+(?:script|language|dsl)\b"
+    r"|\bdrc\s+(?:dsl|runset)\b",
+    re.IGNORECASE)
+
+
+def wants_deck(text: str) -> bool:
+    """True when a request asks for a KLayout DRC deck ("a DRC deck for these rules", "rule deck",
+    "a .lydrc", "a DRC script for KLayout") rather than a Python check script."""
+    return bool(_WANTS_DECK.search(text or ""))
+
+
 class DeckError(ValueError):
     """A deck that cannot be read (e.g. a broken .lydrc XML file)."""
 
@@ -123,6 +138,25 @@ def description_of(text: str) -> str:
     """The report description a deck gives in ``report("...", ...)`` (for the .lydrc header)."""
     m = re.search(r"^\s*report\s*\(?\s*[\"']([^\"']+)[\"']", deck_text(text), re.M)
     return m.group(1) if m else ""
+
+
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\.(um|micron|nm|mm))?(?![\w])")
+_STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+
+
+def literals(text: str) -> list:
+    """The numbers and strings a deck writes (for the checks of requested values and names):
+    ``0.5.um`` is 0.5, ``200.nm`` is 200 (the value checks try um, nm and mm), comments left out."""
+    try:
+        body = deck_text(text)
+    except DeckError:
+        return []
+    out: list = []
+    for line in body.splitlines():
+        code = re.sub(r"#.*$", "", _STRING.sub(lambda m: '""', line))   # a '#' inside a string is no comment
+        out += [float(n) if "." in n else int(n) for n, _unit in _NUMBER.findall(code)]
+        out += [a if a else b for a, b in _STRING.findall(line.split("#", 1)[0] if '"' not in line else line)]
+    return out
 
 
 # ---------------------------------------------------------------------------------- names

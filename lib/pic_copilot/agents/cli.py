@@ -119,7 +119,9 @@ def cmd_ask(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.out:
-        Path(args.out).write_text(out.script)
+        from ..drc_deck import file_text
+
+        Path(args.out).write_text(file_text(out.script, args.out))   # a deck saved as .lydrc is the XML macro
     if args.json:
         from .evaluator import execution_summary
 
