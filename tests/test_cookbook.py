@@ -80,7 +80,7 @@ def test_recipe_runs_and_meets_its_expectations(recipe_id, cookbook_runs):
 
 def _known_api_ids() -> set[str]:
     ids: set[str] = set()
-    for db in ("gdsfactory", "pya", "klayout_db", "sax"):
+    for db in ("gdsfactory", "pya", "klayout_db", "sax", "drc_ref"):   # drc_ref: the DRC deck language (drc.Layer.width)
         p = ROOT / "databases" / db / "index.json"
         if p.exists():
             ids |= {i.split("#")[0] for i in json.loads(p.read_text())["ids"]}
