@@ -286,7 +286,7 @@ def score(worker, task, script, workdir, opts):
     if task.mode == "interactive":
         return score_interactive(worker, task, script, workdir, timeout_s, opts["hang_margin_s"])
     aux = opts["harness_timeout_s"]
-    res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script,
+    res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script, deck=task.deck,
                       timeout_s=timeout_s, setup_timeout_s=aux, check_timeout_s=aux,
                       deadline_s=timeout_s + 2 * aux + opts["hang_margin_s"])
     if res.get("harness_error"):

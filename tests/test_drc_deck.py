@@ -171,3 +171,41 @@ def test_a_deck_runs_on_the_open_layout_through_the_batch_bridge(tmp_path):
     from pic_copilot.sandbox.summary import summarize_layout
     assert summarize_layout(str(layout))["layers"] == [{"layer": 1, "datatype": 0, "shapes": 4}]
     assert len(before) > 0
+
+
+def test_deck_tasks_load_their_deck_as_the_solution(tmp_path):
+    from pic_copilot.bench.metrics import classify_failure
+    from pic_copilot.bench.tasks import TaskError, load_task, load_tasks
+
+    tasks = {t.id: t for t in load_tasks(ROOT / "benchmark" / "tasks")}
+    decks = [t for t in tasks.values() if t.deck]
+    assert len(decks) >= 4 and {t.mode for t in decks} == {"sandbox", "interactive"}
+    for t in decks:
+        assert drc_deck.is_deck(t.solution), t.id
+        assert drc_deck.wants_deck(t.prompt), t.id            # the request routes to the deck generator
+        assert len(t.wrong) >= 4 and all(drc_deck.is_deck(v) for v in t.wrong.values()), t.id
+        assert {"wrong_value", "wrong_layer", "wrong_missing_rule", "wrong_metric"} <= set(t.wrong), t.id
+    assert not any(drc_deck.wants_deck(t.prompt) for t in tasks.values() if not t.deck)
+    folder = tmp_path / "x_deck"
+    folder.mkdir()
+    (folder / "task.toml").write_text('id = "x_deck"\ntier = "basic"\ndomains = ["drc_deck"]\nmode = "sandbox"\nprompt = "p"\n')
+    (folder / "check.py").write_text("pass\n")
+    (folder / "solution.py").write_text("print(1)\n")
+    with pytest.raises(TaskError, match="missing file solution.drc"):
+        load_task(folder)
+    fail = lambda msg: classify_failure({"ok": False, "exception": {"type": "DRCError", "message": msg}}, None)
+    assert fail("line 3 `x`: syntax error, unexpected ')'") == "syntax"
+    assert fail("line 4 `wg.widht(1.um)`: undefined method `widht' for a layer") == "api-misuse"
+    assert fail("the deck ran but wrote no report database: ...") == "wrong-result"
+    assert fail("line 1: 'source': Unable to open file") == "runtime-error"
+
+
+def test_deck_check_helpers_compare_markers_not_just_counts(tmp_path):
+    from pic_copilot.bench.deck_check import compare
+
+    got = {"A": [(0, 0, 1, 1), (2, 2, 3, 3)], "B": []}
+    compare(got, {"A": [(2, 2, 3, 3), (0, 0, 1, 1)], "B": []}, "x")
+    with pytest.raises(AssertionError, match="unexpected markers at \\[\\(2, 2, 3, 3\\)\\]; missed violations"):
+        compare(got, {"A": [(0, 0, 1, 1), (5, 5, 6, 6)]}, "x")
+    with pytest.raises(AssertionError, match="no categor\\(ies\\) C"):
+        compare(got, {"C": []}, "x")

@@ -51,19 +51,30 @@ _DECK_MARKERS = (
 )
 
 
-_WANTS_DECK = re.compile(
-    r"\b(?:drc|rule|design[- ]rule|klayout|check(?:ing)?)\s+(?:deck|runset|run[- ]set)s?\b"
+_DECK_NOUN = re.compile(
+    r"\b(?:drc|rule|design[- ]rule|klayout|checking)\s+(?:deck|runset|run[- ]set)s?\b"
     r"|\bdecks?\s+(?:for|that|which|with|to)\b.{0,60}?\b(?:rules?|drc|width|spacing|space|enclos\w*|overlap|density)\b"
-    r"|\.lydrc\b|\blydrc\b"
-    r"|\bdrc\s+script\s+(?:for|in)\s+klayout\b|\bklayout(?:'s)?\s+drc\s+(?:script|language|dsl)\b"
-    r"|\bdrc\s+(?:dsl|runset)\b",
+    r"|\.lydrc\b|\blydrc\b|\bdrc\s+(?:dsl|runset)\b"
+    r"|\bdrc\s+script\s+(?:for|in)\s+klayout\b|\bklayout(?:'s)?\s+drc\s+(?:script|language|dsl)\b",
     re.IGNORECASE)
+_RUN_A_DECK = re.compile(r"\b(?:run|runs|running|execute|apply)\s+(?:a|an|the|my|this|our)?\s*(?:\w+\s+){0,2}?"
+                         r"(?:drc|rule|klayout)\s+(?:deck|runset)", re.IGNORECASE)
 
 
 def wants_deck(text: str) -> bool:
-    """True when a request asks for a KLayout DRC deck ("a DRC deck for these rules", "rule deck",
-    "a .lydrc", "a DRC script for KLayout") rather than a Python check script."""
-    return bool(_WANTS_DECK.search(text or ""))
+    """True when a request asks for a KLayout DRC deck itself ("write a DRC deck for these rules",
+    "a rule deck for metal 1", "a .lydrc that checks ...", "a DRC script for KLayout"), not for
+    running checks: "run a small DRC deck on chip.gds and write the counts" asks for results (a
+    Python script with the checks), unless it also asks to write the deck."""
+    text = text or ""
+    if not _DECK_NOUN.search(text):
+        return False
+    if re.search(r"\.lydrc\b", text, re.IGNORECASE):
+        return True
+    if _RUN_A_DECK.search(text) and not re.search(r"\b(?:write|create|make|generate|give|produce|draft|build)\b[^.]{0,40}"
+                                                  r"\b(?:deck|runset)", text, re.IGNORECASE):
+        return False
+    return True
 
 
 class DeckError(ValueError):
@@ -177,7 +188,10 @@ def report_file_name(expected_files=()) -> str:
 
 
 def input_layout_name(inputs) -> str | None:
-    """The layout the deck reads in the sandbox: the first GDS/OAS among the run's input files."""
+    """The layout the deck reads in the sandbox: in.gds when it is an input, else the first GDS/OAS among
+    the run's input files."""
+    if "in.gds" in (inputs or ()):
+        return "in.gds"
     for name in inputs or ():
         if str(name).lower().endswith(LAYOUT_SUFFIXES):
             return str(name)

@@ -3,7 +3,8 @@
 benchmark/bench.py runs inside KLayout, where gdsfactory must never be imported. Everything that
 needs the engine's Python runs here, in a child process of the KLayout driver:
 
-- ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox;
+- ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox (a
+  DRC-deck task's candidate is a deck: written as deck.lydrc and run by KLayout's DRC engine on in.gds);
 - ``execute``: an interactive candidate through :func:`pic_copilot.execution.execute`, exactly as
   the GUI does it (pya-only scripts come back to KLayout, gdsfactory scripts run in the sandbox and
   their GDS files are inserted by KLayout);
@@ -119,13 +120,24 @@ def op_sandbox_trial(msg, stdin):
             return out
         (work / "script.py").unlink(missing_ok=True)
     t0 = time.monotonic()
-    r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
-    cand = _slim(r.to_dict())
+    deck = bool(msg.get("deck"))
+    if deck:   # a DRC-deck task: the candidate is a deck, written as deck.lydrc and run by KLayout's DRC engine
+        from pic_copilot.drc_deck import run_deck_in_sandbox
+
+        layouts = sorted(p.name for p in work.iterdir() if p.suffix.lower() in (".gds", ".oas"))
+        cand = _slim(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
+                                         input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
+                                         sandbox=sb))
+    else:
+        r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
+        cand = _slim(r.to_dict())
     cand["wall_s"] = round(time.monotonic() - t0, 3)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
     (work / "_outcome.json").write_text(json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
-    chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)))
+    # a deck task's check runs the deck with the KLayout binary: KLayout needs the worker's pid namespace
+    chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)),
+                 pid_namespace=not deck)
     out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": _clip(chk.stdout, 1500),
                     "stderr": _clip(chk.stderr, 1500), "timed_out": chk.timed_out}
     (work / "script.py").unlink(missing_ok=True)
