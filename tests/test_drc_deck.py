@@ -209,3 +209,20 @@ def test_deck_check_helpers_compare_markers_not_just_counts(tmp_path):
         compare(got, {"A": [(0, 0, 1, 1), (5, 5, 6, 6)]}, "x")
     with pytest.raises(AssertionError, match="no categor\\(ies\\) C"):
         compare(got, {"C": []}, "x")
+
+
+@needs_klayout
+def test_the_cli_runs_a_deck_file_on_an_input_layout(tmp_path, capsys):
+    from pic_copilot import cli as main_cli
+
+    gds = _layout(tmp_path / "chip.gds")
+    good = tmp_path / "rules.lydrc"
+    good.write_text(drc_deck.to_lydrc(DECK))
+    assert main_cli.main(["run", str(good), "--input", str(gds), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "3 marker(s): WG.W.1 = 1, WG.S.1 = 1, WG.A.1 = 1" in out
+    bad = tmp_path / "bad.drc"
+    bad.write_text(DECK.replace("wg.space(", "wg.spase("))
+    assert main_cli.main(["run", str(bad), "--input", str(gds)]) == 1
+    assert "line 6 `wg.spase(0.3.um)" in capsys.readouterr().out
+    assert main_cli.main(["run", str(good), "--input", str(tmp_path / "missing.gds")]) == 2
