@@ -226,3 +226,16 @@ def test_the_cli_runs_a_deck_file_on_an_input_layout(tmp_path, capsys):
     assert main_cli.main(["run", str(bad), "--input", str(gds)]) == 1
     assert "line 6 `wg.spase(0.3.um)" in capsys.readouterr().out
     assert main_cli.main(["run", str(good), "--input", str(tmp_path / "missing.gds")]) == 2
+
+
+def test_the_designers_rule_names_must_be_the_decks_categories():
+    from pic_copilot.agents.evaluator import missing_names, missing_values
+
+    prompt = "Write a DRC deck: WG.W.1 core width at least 0.5 um, WG.S.1 spacing at least 0.3 um on 1/0"
+    assert drc_deck.requested_rule_names(prompt) == ["WG.W.1", "WG.S.1"]
+    assert missing_names(prompt, DECK) is None and missing_values(prompt, DECK) is None
+    dec = missing_names(prompt, DECK.replace('"WG.S.1"', '"space"'))
+    assert dec["decision"] == "revise" and "WG.S.1" in dec["instructions"] and 'output("WG.S.1"' in dec["instructions"]
+    dec = missing_values(prompt, DECK.replace("0.3.um", "0.2.um"))
+    assert dec is not None and "0.3 um" in dec["instructions"]
+    assert drc_deck.literals('a.width(200.nm).output("R.1", "x # y") # 7 um\n') == [200, "R.1", "x # y"]

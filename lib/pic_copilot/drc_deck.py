@@ -170,6 +170,25 @@ def literals(text: str) -> list:
     return out
 
 
+_RULE_NAME = re.compile(r"(?<![\w./])([A-Z][A-Z0-9]*(?:[._][A-Z0-9]+)+)(?![\w/])")
+_OUTPUT_NAME = re.compile(r"\.output\s*\(\s*[\"']([^\"']+)[\"']")
+
+
+def requested_rule_names(prompt: str) -> list[str]:
+    """Rule names the designer wrote (``WG.W.1``, ``HTR_WG``, ``V.M1.ENC``): capitals and digits
+    joined by dots or underscores. They become the deck's report categories."""
+    return list(dict.fromkeys(_RULE_NAME.findall(prompt or "")))
+
+
+def missing_rule_names(prompt: str, deck: str) -> list[str]:
+    """The designer's rule names that no ``.output("<name>", ...)`` of the deck uses."""
+    try:
+        names = set(_OUTPUT_NAME.findall(deck_text(deck)))
+    except DeckError:
+        return []
+    return [n for n in requested_rule_names(prompt) if n not in names]
+
+
 # ---------------------------------------------------------------------------------- names
 def deck_file_name(expected_files=()) -> str:
     """The deck's file name: the first ``.lydrc``/``.drc`` the designer named, else deck.lydrc."""

@@ -280,6 +280,17 @@ def missing_names(prompt: str, script: str) -> dict | None:
     A small model copies an example that names the cell after the device (straight_L25_...)
     and its evaluator accepts that; the name in the request is cheap evidence against it.
     """
+    from .. import drc_deck
+
+    if drc_deck.is_deck(script):   # a KLayout DRC deck: the designer's rule names are its report categories
+        missing = drc_deck.missing_rule_names(prompt, script)
+        if not missing:
+            return None
+        return decision("revise", "programmer",
+                        f"The designer named the rule(s) {', '.join(missing)}, but no check of the deck is sent to the "
+                        f"report under {'this name' if len(missing) == 1 else 'these names'}: write each rule as "
+                        f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>") with the exact name.',
+                        "names")
     wanted = requested_cell_names(prompt)
     consts = _constants(script) if wanted else None
     if consts is None:
