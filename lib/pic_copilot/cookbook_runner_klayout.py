@@ -78,7 +78,7 @@ def run_job(job):
     return {"ok": False, "exception": {"type": "ValueError", "message": f"unknown action {job['action']!r}", "traceback": ""}}
 
 
-with open(request) as f:  # noqa: F821
+with open(request) as f:  # noqa: F821 - `request` and `out` come from -rd
     jobs = json.load(f)["jobs"]
 with open(out, "a") as sink:  # noqa: F821
     for job in jobs:
