@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from .. import drc_deck
 from ..config import Settings, load_settings
 from ..contract import OutputContract
 from ..execution import changed_layout, execute, needs_engine_python
@@ -22,6 +23,7 @@ from ..pipeline_io import Outcome, PipelineIO, Request
 from . import checks as checks_mod
 from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
+from . import deck_generator
 from .candidates import Candidate, best, contract_decision
 from .fixes import add_missing_imports, apply_fixes
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
@@ -53,7 +55,7 @@ class Session:
         key = (domains,) if isinstance(domains, str) else tuple(domains)
         if key not in self.generators:
             mine = self.databases.get(key[0]) if len(key) == 1 else None
-            self.generators[key] = ScriptGenerator(key, self.mode, databases=mine)
+            self.generators[key] = deck_generator.make_generator(key, self.mode, databases=mine)
         return self.generators[key]
 
 
@@ -184,11 +186,12 @@ class _Run:
                       {"entries": desc, "errors": errors})
         return hits
 
-    def find_recipes(self, task: str, kind: str | None) -> list:
+    def find_recipes(self, task: str, kind: str | None, domains: tuple[str, ...] = ()) -> list:
         """The nearest verified cookbook recipes for a task (configurations with cookbook examples)."""
         if self.cfg.examples != "cookbook":
             return []
-        found, err = self.timed("retrieve", retrieve.recipes, task, self.req.mode, kind, RECIPES_SHOWN)
+        found, err = self.timed("retrieve", retrieve.recipes, task,
+                                retrieve.recipe_kinds(self.req.mode, kind, domains), RECIPES_SHOWN)
         self.rec.append("recipes", [r.id for r in found])
         self.progress("retrieve", f"{len(found)} cookbook recipe(s)" + (f" ({err})" if err else ""),
                       {"recipes": [{"id": r.id, "title": r.title} for r in found], "errors": [err] if err else []})
@@ -209,9 +212,9 @@ class _Run:
             return self.primary(sess), None, self.synthesize(sess, plan)
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
         query = task if len(subs) == 1 else self.req.prompt
-        kind = kind_of(self.req.mode, task, self.req.prompt)
-        found = self.find_recipes(query, kind)
         domains = tuple(dict.fromkeys(s["domain"] for s in subs))
+        kind = None if domains == (deck_generator.DOMAIN,) else kind_of(self.req.mode, task, self.req.prompt)
+        found = self.find_recipes(query, kind, domains)
         if plan.get("routed") == "default" and found and retrieve.FAMILY_DOMAIN.get(found[0].family, "layout") != "layout":
             # no domain words: the nearest verified recipe says what kind of job this is
             domains = (retrieve.FAMILY_DOMAIN[found[0].family],)
@@ -235,7 +238,7 @@ class _Run:
             gen = sess.generator(sub["domain"])
             docs = self.find_docs(gen, sub["task"])
             kind = gen.kind_for(sub["task"], self.req.prompt)
-            gen.prepare(kind, self.examples(gen, kind, self.find_recipes(sub["task"], kind)))
+            gen.prepare(kind, self.examples(gen, kind, self.find_recipes(sub["task"], kind, gen.domains)))
             user = gen.first_message(sub["task"], docs, self.req.layout_context, request=self.req.prompt,
                                      outputs=sub.get("outputs") or [])
             self.progress("generate", f"writing the {sub['domain']} script ({i + 1}/{len(plan['subtasks'])})",
@@ -281,7 +284,8 @@ class _Run:
         t0 = time.monotonic()
         try:
             rep = execute(script, self.req.mode, getattr(self.io, "bridge", None),
-                          emit=lambda m: self.progress("execute", m), inputs=self.req.inputs)
+                          emit=lambda m: self.progress("execute", m), inputs=self.req.inputs,
+                          expected_files=self.expected_files())
         except ValueError:
             raise
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
@@ -332,9 +336,10 @@ class _Run:
             cand.stage, cand.decision = "cut-off", evaluator.cut_off(cut_off_by)
             cand.problems = ["cut off at the answer length limit"]
             return cand
-        script, fixed = apply_fixes(script, self.req.mode)
+        deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
+        script, fixed = (script, []) if deck else apply_fixes(script, self.req.mode)
         findings, review = self.static(script)
-        script, added = add_missing_imports(script, findings)
+        script, added = (script, []) if deck else add_missing_imports(script, findings)
         if added:
             findings, review = self.static(script)
         cand.script, cand.fixes, cand.findings = script, fixed + [f"added {a}" for a in added], findings
@@ -480,7 +485,7 @@ class _Run:
             gen = self.primary(sess)
             if not gen.prepared:   # the engine was restarted: the request's agents are new
                 kind = gen.kind_for(self.plan["subtasks"][0]["task"], req.prompt)
-                gen.prepare(kind, self.examples(gen, kind, self.find_recipes(req.prompt, kind)))
+                gen.prepare(kind, self.examples(gen, kind, self.find_recipes(req.prompt, kind, gen.domains)))
             fb = "\n".join(f"- {t}" for t in req.feedback[-3:])
             dec = evaluator.decision("revise", "query_generator" if self.cfg.retrieval else "programmer",
                                      f"The designer reviewed the result of this script and asks:\n{fb}", "designer")
@@ -530,7 +535,8 @@ class _Run:
         domain = self.plan["subtasks"][0]["domain"]
         cfg = prompts.domains()
         system = prompts.render("programmer", domain_title=cfg[domain]["title"], versions=cfg["versions"]["text"],
-                                domain_rules="", mode_rules=cfg["modes"][req.mode]["rules"].strip())
+                                domain_rules="", mode_rules=cfg["modes"][req.mode]["rules"].strip()) \
+            if domain != deck_generator.DOMAIN else deck_generator.system_prompt(req.mode, with_rules=False)
         examples: tuple = ()
         docs: list[dict] = []
         if self.cfg.examples == "fixed":

@@ -62,16 +62,25 @@ def format_docs(hits: list[dict], budget: int = DOCS_BUDGET) -> str:
 RECIPE_KINDS = {("sandbox", None): ("sandbox", "new"), ("interactive", "edit"): ("edit",),
                 ("interactive", "new"): ("new", "sandbox"), ("interactive", None): ("sandbox",)}
 #: the generator domain a recipe family belongs to
-FAMILY_DOMAIN = {"layout": "layout", "edit": "layout", "drc": "drc", "data": "data", "simulation": "simulation"}
+FAMILY_DOMAIN = {"layout": "layout", "edit": "layout", "drc": "drc", "data": "data", "simulation": "simulation",
+                 "drc_deck": "drc_deck"}
 
 
-def recipes(query: str, mode: str, kind: str | None, k: int = 2) -> tuple[list, str | None]:
-    """The ``k`` cookbook recipes nearest to a request that fit its mode and script kind, and an
-    error message when the cookbook cannot answer (generation then uses the fixed examples)."""
+def recipe_kinds(mode: str, kind: str | None, domains: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The recipe kinds that can serve as examples: a DRC deck's are decks; otherwise by the mode
+    and the interactive script kind (see RECIPE_KINDS)."""
+    if "drc_deck" in domains:
+        return ("deck",)
+    return RECIPE_KINDS[(mode, kind)]
+
+
+def recipes(query: str, kinds: tuple[str, ...], k: int = 2) -> tuple[list, str | None]:
+    """The ``k`` cookbook recipes of these kinds nearest to a request, and an error message when the
+    cookbook cannot answer (generation then uses the fixed examples)."""
     from ..retrieval import cookbook
 
     try:
-        return list(cookbook.search_recipes(query, k=k, kind=RECIPE_KINDS[(mode, kind)])), None
+        return list(cookbook.search_recipes(query, k=k, kind=kinds)), None
     except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
 
@@ -81,5 +90,6 @@ def recipe_messages(found: list) -> tuple:
     msgs = []
     for r in found:
         msgs.append({"role": "user", "content": f"Write the script for this task.\nTask: {r.title}\n{r.summary}"})
-        msgs.append({"role": "assistant", "content": f"```python\n{r.code.strip()}\n```"})
+        fence = "ruby" if r.kind == "deck" else "python"   # a KLayout DRC deck is the DRC engine's Ruby DSL
+        msgs.append({"role": "assistant", "content": f"```{fence}\n{r.code.strip()}\n```"})
     return tuple(msgs)
