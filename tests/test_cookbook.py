@@ -80,7 +80,7 @@ def test_recipe_runs_and_meets_its_expectations(recipe_id, cookbook_runs):
 
 def _known_api_ids() -> set[str]:
     ids: set[str] = set()
-    for db in ("gdsfactory", "pya", "klayout_db", "sax"):
+    for db in ("gdsfactory", "pya", "klayout_db", "sax", "drc_ref"):   # drc_ref: the DRC deck language (drc.Layer.width)
         p = ROOT / "databases" / db / "index.json"
         if p.exists():
             ids |= {i.split("#")[0] for i in json.loads(p.read_text())["ids"]}
@@ -175,7 +175,8 @@ def test_no_recipe_is_close_to_a_benchmark_solution():
     Two tiny scripts (under ~10 tokens) for the same trivial job can exceed it without copying;
     the same rule applies to them.
     """
-    sols = sorted((ROOT / "benchmark" / "tasks").glob("*/solution.py"))
+    tasks = ROOT / "benchmark" / "tasks"   # a DRC-deck task's solution is its deck, solution.drc
+    sols = sorted([*tasks.glob("*/solution.py"), *tasks.glob("*/solution.drc")])
     if not sols:
         pytest.skip("no benchmark solutions")
     sol_toks = [(p.parent.name, identifier_tokens(p.read_text())) for p in sols]

@@ -137,10 +137,51 @@ def test_no_fixed_example_is_close_to_a_benchmark_solution():
     from test_cookbook import JACCARD_MAX, identifier_tokens, jaccard
 
     sols = [(p.parent.name, identifier_tokens(p.read_text()))
-            for p in sorted((ROOT / "benchmark" / "tasks").glob("*/solution.py"))]
+            for p in sorted([*(ROOT / "benchmark" / "tasks").glob("*/solution.py"),
+                             *(ROOT / "benchmark" / "tasks").glob("*/solution.drc")])]
     close = []
     for f in sorted((ROOT / "lib" / "pic_copilot" / "prompts" / "fewshot").glob("programmer_*.json")):
         for i, (_, code) in enumerate(examples(f.stem)):
             toks = identifier_tokens(code)
             close += [f"{f.stem}[{i}] ~ {n}: {jaccard(toks, s):.2f}" for n, s in sols if jaccard(toks, s) > JACCARD_MAX]
     assert not close, close
+
+
+DECKS = examples("programmer_drc_deck")
+
+
+def deck_layout(path) -> str:
+    """Metal 1 (10/0): a 1.5 um wide line (width < 2) and a line 1 um from it (space < 1.5); via 1 (12/0):
+    one enclosed by 1 um, one 0.2 um from the metal's edge (enclosure < 0.5), one outside the metal."""
+    import klayout.db as kdb
+
+    ly = kdb.Layout()
+    ly.dbu = 0.001
+    top = ly.create_cell("TOP")
+    for b in ((0, 0, 20, 1.5), (0, 2.5, 20, 5)):
+        top.shapes(ly.layer(10, 0)).insert(kdb.DBox(*b))
+    for b in ((1, 3, 2, 4), (5, 2.7, 6, 3.7), (30, 0, 31, 1)):
+        top.shapes(ly.layer(12, 0)).insert(kdb.DBox(*b))
+    ly.write(str(path))
+    return str(path)
+
+
+def test_deck_examples_are_decks_with_named_rules():
+    from pic_copilot import drc_deck
+
+    assert len(DECKS) == 2
+    for task, code in DECKS:
+        assert drc_deck.is_deck(code) and drc_deck.static_findings(code) == [], code
+        for rule in re.findall(r"rule ([A-Z0-9.]+)", task):
+            assert f'.output("{rule}"' in code, (rule, code)
+
+
+@pytest.mark.parametrize("task, code", DECKS, ids=[f"deck{i}" for i in range(len(DECKS))])
+def test_deck_example_runs_in_klayouts_drc_engine_and_finds_each_violation_once(task, code, tmp_path):
+    from pic_copilot.drc_deck import run_deck_in_sandbox
+
+    gds = deck_layout(tmp_path / "in.gds")
+    rep = run_deck_in_sandbox(code, inputs={"in.gds": Path(gds)}, timeout_s=120)
+    assert rep["ok"], rep.get("exception")
+    rules = re.findall(r"rule ([A-Z0-9.]+)", task)
+    assert rep["deck"]["categories"] == {r: 1 for r in rules}, rep["deck"]

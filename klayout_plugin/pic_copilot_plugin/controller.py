@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import bridge
+from . import bridge, drc
 from .engine_process import EngineProcess
 
 _ids = itertools.count(1)
@@ -182,12 +182,15 @@ class Controller:
                     result = bridge.insert_layout_files(session, list(msg.get("paths") or []))
                 elif msg.get("action") == "undo":
                     result = session.undo_copilot_change()
+                elif msg.get("action") == "run_deck":
+                    result = drc.run_deck(session, msg.get("deck", ""), report=msg.get("report") or "drc_report.lyrdb",
+                                          deck_file=msg.get("deck_file") or "deck.lydrc")
                 else:
                     result = bridge.execute(session, msg.get("code", ""))
             except Exception as e:  # noqa: BLE001 - never let a bridge bug kill KLayout's event loop
                 result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
             self.note_layout_change(result)
-            if session.view is not None:
+            if session.view is not None and msg.get("action") != "run_deck":   # a deck's markers keep the view
                 session.view.zoom_fit()   # (new layers were added inside the bridge's transaction)
         self.last_exec = result
         self.on_event({"type": "exec_done", "id": msg.get("id"), "request": msg.get("request"), "result": result})

@@ -88,6 +88,9 @@ class PluginBridge:
     def undo(self) -> dict:
         return self._call("undo", {})
 
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        return self._call("run_deck", {"deck": deck, "report": report, "deck_file": deck_file})
+
 
 class CancelledError(RuntimeError):
     pass
@@ -308,6 +311,7 @@ class Engine:
 
     def _run_code(self, job: dict) -> None:
         """``run``: execute the given script in the sandbox (no LLM) and report it with previews."""
+        from .drc_deck import is_deck, run_deck_in_sandbox
         from .execution import run_in_sandbox
 
         msg = job["msg"]
@@ -315,7 +319,10 @@ class Engine:
         io = ChannelIO(self.channel, job_id, None, job["cancel"])
         try:
             io.progress("execute", "running the script in the sandbox")
-            rep = run_in_sandbox(msg["code"], timeout_s=float(msg.get("timeout_s") or 120))
+            timeout = float(msg.get("timeout_s") or 120)
+            # a KLayout DRC deck runs with KLayout's DRC engine (on an empty layout: no input is given)
+            rep = run_deck_in_sandbox(msg["code"], timeout_s=timeout) if is_deck(msg["code"]) else \
+                run_in_sandbox(msg["code"], timeout_s=timeout)
             if job.get("reported"):
                 return
             rep = decorate_execution(rep)

@@ -152,10 +152,12 @@ def set_no_new_privs() -> None:
         raise _err("prctl(NO_NEW_PRIVS)")
 
 
-def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
+def unshare_job_namespaces(net: bool = True, mount: bool = True, pid: bool = True) -> list[str]:
     """New user + pid + ipc (+ net, mount) namespaces for the calling (single-threaded)
     process. The *next* child becomes pid 1 of the new pid namespace. Raises OSError if the
-    user namespace cannot be created.
+    user namespace cannot be created. ``pid=False`` keeps the worker's pid namespace (for
+    programs that look themselves up as ``/proc/<getpid()>/exe``, such as KLayout, where the
+    job's own /proc cannot be mounted).
 
     Inside, the job runs as a non-root uid (the caller's uid, or 1000 when the caller is
     root): mapping uid 0 would need CAP_SETFCAP in the parent namespace (Linux >= 5.12),
@@ -163,7 +165,7 @@ def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
     uid, gid = os.geteuid(), os.getegid()
     inner_uid = uid if uid != 0 else 1000
     inner_gid = gid if gid != 0 else 1000
-    flags = (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | (CLONE_NEWNET if net else 0)
+    flags = (CLONE_NEWUSER | (CLONE_NEWPID if pid else 0) | CLONE_NEWIPC | (CLONE_NEWNET if net else 0)
              | (CLONE_NEWNS if mount else 0))
     # a process whose credentials changed (the worker switched uid) is not dumpable, and then
     # its /proc/self files are root's: writing the maps below would be refused
@@ -176,7 +178,7 @@ def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
         f.write(f"{inner_uid} {uid} 1\n")
     with open("/proc/self/gid_map", "w") as f:
         f.write(f"{inner_gid} {gid} 1\n")
-    return ["user", "pid", "ipc"] + (["net"] if net else []) + (["mnt"] if mount else [])
+    return ["user"] + (["pid"] if pid else []) + ["ipc"] + (["net"] if net else []) + (["mnt"] if mount else [])
 
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8

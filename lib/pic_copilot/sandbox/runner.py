@@ -659,7 +659,7 @@ class Sandbox:
             memory_mb: int | None = None, inputs: dict[str, bytes | str | Path] | None = None,
             warm: bool = True, env: dict | None = None, summarize: bool = True,
             summary_timeout_s: float = 30, nproc: int | None = None,
-            disk_mb: int | None = None) -> RunResult:
+            disk_mb: int | None = None, pid_namespace: bool = True) -> RunResult:
         """Run ``code`` as ``workdir/script.py`` in a fresh confined job.
 
         Args:
@@ -675,6 +675,10 @@ class Sandbox:
             summary_timeout_s: time limit of the summary.
             nproc: process limit (default: the sandbox's).
             disk_mb: the job's disk (work+home+tmp) in MiB (default: the sandbox's ``disk_mb``).
+            pid_namespace: False runs the job in the worker's pid namespace instead of its own:
+                KLayout finds itself through ``/proc/<getpid()>/exe`` and aborts when the job's own
+                /proc cannot be mounted (see README, "KLayout in the sandbox"); everything else
+                (user/net/ipc/mount namespaces, Landlock, capabilities, limits) stays as it is.
         """
         memory_mb = int(memory_mb or self.memory_mb)
         disk_mb = int(disk_mb or self.disk_mb)
@@ -683,12 +687,12 @@ class Sandbox:
         try:
             return self._run_job(job, external, code, timeout_s=timeout_s, memory_mb=memory_mb, inputs=inputs,
                                  warm=warm, env=env, summarize=summarize, summary_timeout_s=summary_timeout_s,
-                                 nproc=nproc, disk_mb=disk_mb)
+                                 nproc=nproc, disk_mb=disk_mb, pid_namespace=pid_namespace)
         finally:
             self._active.discard(job.name)
 
     def _run_job(self, job: Path, external: Path | None, code: str, *, timeout_s, memory_mb, inputs, warm, env,
-                 summarize, summary_timeout_s, nproc, disk_mb) -> RunResult:
+                 summarize, summary_timeout_s, nproc, disk_mb, pid_namespace=True) -> RunResult:
         work = job / "work"
         target = external if external is not None else work
         for name, data in (inputs or {}).items():
@@ -713,7 +717,8 @@ class Sandbox:
                "timeout_s": float(timeout_s), "memory_mb": memory_mb, "disk_mb": disk_mb,
                "nproc": int(nproc or self.nproc), "cpu_s": int(timeout_s) + 2,
                "fsize_mb": min(self.fsize_mb, disk_mb), "env": env or {}, "summarize": summarize,
-               "summary_timeout_s": float(summary_timeout_s), "skip": skip}
+               "summary_timeout_s": float(summary_timeout_s), "skip": skip,
+               "pid_namespace": bool(pid_namespace)}
         budget = timeout_s + (summary_timeout_s if summarize else 0) + 60
         t0 = time.monotonic()
         reply, worker_info, died = None, {}, None
@@ -743,7 +748,8 @@ class Sandbox:
             finally:
                 self._drop_cgroup(cgs)
         wall = time.monotonic() - t0
-        res = self._result(job, reply, worker_info, died, warm, wall, memory_mb=memory_mb, disk_mb=disk_mb)
+        res = self._result(job, reply, worker_info, died, warm, wall, memory_mb=memory_mb, disk_mb=disk_mb,
+                           pid_namespace=pid_namespace)
         if external is not None:
             _copy_back(work, external, skip)
             res.workdir = str(external)
@@ -763,7 +769,8 @@ class Sandbox:
         return self._new_job_dir(), wd
 
     def _result(self, job: Path, reply: dict | None, worker_info: dict, died: str | None,
-                warm: bool, wall: float, *, memory_mb: int = 0, disk_mb: int = 0) -> RunResult:
+                warm: bool, wall: float, *, memory_mb: int = 0, disk_mb: int = 0,
+                pid_namespace: bool = True) -> RunResult:
         run = (reply or {}).get("run") or {}
         # the job's stdout/stderr came over pipes the job cannot redirect; the host never opens
         # a file in the job folder to get them
@@ -843,7 +850,13 @@ class Sandbox:
             "caps_dropped": confined.get("caps_dropped", False),
             "worker_probe": worker_info.get("probe"),
         }
-        if self.bwrap_ok and {"user", "pid", "net", "mnt"} <= set(ns) and len(mounts) >= 2 and pids_limit in ("rlimit", "cgroup") and detail["landlock_abi"] and detail["caps_dropped"]:
+        need = {"user", "pid", "net", "mnt"}
+        if not pid_namespace:
+            # asked for: the job shares the worker's pid namespace (bwrap's, not the host's)
+            detail["job_pid_namespace"] = "worker's (requested)"
+            if self.bwrap_ok:
+                need.discard("pid")
+        if self.bwrap_ok and need <= set(ns) and len(mounts) >= 2 and pids_limit in ("rlimit", "cgroup") and detail["landlock_abi"] and detail["caps_dropped"]:
             isolation = "full"
         elif detail["landlock_abi"] or ns or self.bwrap_ok:
             isolation = "partial"

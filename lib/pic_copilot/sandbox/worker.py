@@ -194,7 +194,7 @@ def _child_A(req: dict, w_fd: int, u_fd: int, out_fd: int, err_fd: int) -> None:
                     limits[k] = "none" if k == "pids" else limits[k]
                 _pipe_msg(w_fd, {"kind": "warn", "what": "cgroup", "kinds": list(kinds), "error": str(e)})
         try:
-            ns = _confine.unshare_job_namespaces(net=True, mount=True)
+            ns = _confine.unshare_job_namespaces(net=True, mount=True, pid=bool(req.get("pid_namespace", True)))
         except OSError as e:
             _pipe_msg(w_fd, {"kind": "warn", "what": "userns", "error": str(e)})
         work_fd = None
