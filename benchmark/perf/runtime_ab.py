@@ -153,10 +153,12 @@ def chat(rt: Runtime, messages: list[dict], max_tokens: int = 150, temperature: 
     wall = time.monotonic() - t0
     u0 = usage.get(0) or (next(iter(usage.values())) if usage else {})
     t0_ = timings.get(0) or (next(iter(timings.values())) if timings else {})
-    n_out = sum((u.get("completion_tokens") or 0) for u in usage.values()) if usage else None
+    # llama-cpp-python reports no usage while streaming: count its content chunks (one token each)
+    n_out = (sum((u.get("completion_tokens") or 0) for u in usage.values()) if usage
+             else sum(len(v) for v in texts.values()) or None)
     first = min(ttft.values()) if ttft else None
     return {"wall": wall, "ttft": first, "answers": len(texts), "prompt_tokens": u0.get("prompt_tokens"),
-            "completion_tokens": n_out, "prompt_n": t0_.get("prompt_n"), "cache_n": t0_.get("cache_n"),
+            "completion_tokens": n_out, "tokens_counted": not usage, "prompt_n": t0_.get("prompt_n"), "cache_n": t0_.get("cache_n"),
             "prompt_ms": t0_.get("prompt_ms"), "predicted_n": t0_.get("predicted_n"),
             "predicted_ms": t0_.get("predicted_ms"), "draft_n": t0_.get("draft_n"),
             "draft_n_accepted": t0_.get("draft_n_accepted"),
@@ -176,32 +178,37 @@ def emit(out, **rec):
     return rec
 
 
+K3_PREFIXES = ["cold", "warm"]
+ANSWER = 150   # answer tokens of the cold/warm/k3 calls (--max-tokens)
+N_AGENTS = 4
+
+
 def run_round(rt: Runtime, rnd: int, exps: list[str], out) -> None:
     base = 1000 * rnd + hash(rt.name) % 997   # each runtime and round gets prompts nobody sent before
     if "cold" in exps or "warm" in exps:
         sysm = system_prompt(base)
-        r = chat(rt, [{"role": "system", "content": sysm}, {"role": "user", "content": QUESTIONS[0]}])
+        r = chat(rt, [{"role": "system", "content": sysm}, {"role": "user", "content": QUESTIONS[0]}], max_tokens=ANSWER)
         emit(out, runtime=rt.name, round=rnd, exp="cold", **r)
-        r = chat(rt, [{"role": "system", "content": sysm}, {"role": "user", "content": QUESTIONS[1]}])
+        r = chat(rt, [{"role": "system", "content": sysm}, {"role": "user", "content": QUESTIONS[1]}], max_tokens=ANSWER)
         emit(out, runtime=rt.name, round=rnd, exp="warm", **r)
     if "agents" in exps:
-        pins = [False, True] if rt.slots >= 4 else [False]
+        pins = [False, True] if rt.slots >= N_AGENTS else [False]
         for pin in pins:
-            sysms = [system_prompt(base + 100 + 10 * pin + a, n_chars=3600) for a in range(4)]
+            sysms = [system_prompt(base + 100 + 10 * pin + a, n_chars=2400) for a in range(N_AGENTS)]
             for turn in range(2):
-                for a in range(4):
+                for a in range(N_AGENTS):
                     extra = {"id_slot": a} if pin else {}
                     r = chat(rt, [{"role": "system", "content": sysms[a]},
-                                  {"role": "user", "content": QUESTIONS[(a + turn) % 4]}], max_tokens=40, **extra)
+                                  {"role": "user", "content": QUESTIONS[(a + turn) % 4]}], max_tokens=1, **extra)
                     emit(out, runtime=rt.name, round=rnd, exp="agents-pinned" if pin else "agents", turn=turn,
                          agent=a, **r)
     if "k3" in exps:
-        for prefix in ("cold", "warm"):
+        for prefix in K3_PREFIXES:
             sysm = system_prompt(base + 500 + (prefix == "warm"))
             msgs = [{"role": "system", "content": sysm}, {"role": "user", "content": QUESTIONS[2]}]
             if prefix == "warm":
                 chat(rt, msgs, max_tokens=1)   # the prefix is in the cache before each variant
-            r = chat(rt, msgs, temperature=0.7, seed=11)
+            r = chat(rt, msgs, temperature=0.7, seed=11, max_tokens=ANSWER)
             emit(out, runtime=rt.name, round=rnd, exp=f"k3-{prefix}", variant="one", **r)
             if prefix == "cold":
                 msgs = [{"role": "system", "content": system_prompt(base + 600)}, msgs[1]]
@@ -209,7 +216,7 @@ def run_round(rt: Runtime, rnd: int, exps: list[str], out) -> None:
                 chat(rt, msgs, max_tokens=1)
             t0 = time.monotonic()
             with cf.ThreadPoolExecutor(3) as ex:
-                rs = list(ex.map(lambda s: chat(rt, msgs, temperature=0.7, seed=s), (21, 22, 23)))
+                rs = list(ex.map(lambda s: chat(rt, msgs, temperature=0.7, seed=s, max_tokens=ANSWER), (21, 22, 23)))
             emit(out, runtime=rt.name, round=rnd, exp=f"k3-{prefix}", variant="three-concurrent",
                  wall=time.monotonic() - t0, completion_tokens=sum(x["completion_tokens"] or 0 for x in rs),
                  prompt_n=sum(x["prompt_n"] or 0 for x in rs) if rs[0]["prompt_n"] is not None else None,
@@ -219,7 +226,7 @@ def run_round(rt: Runtime, rnd: int, exps: list[str], out) -> None:
                     msgs = [{"role": "system", "content": system_prompt(base + 700)}, msgs[1]]
                 else:
                     chat(rt, msgs, max_tokens=1)
-                r = chat(rt, msgs, temperature=0.7, seed=31, n=3)
+                r = chat(rt, msgs, temperature=0.7, seed=31, n=3, max_tokens=ANSWER)
                 emit(out, runtime=rt.name, round=rnd, exp=f"k3-{prefix}", variant="n3", **r)
 
 
@@ -254,11 +261,17 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", type=Path, default=Path("/tmp/runtime_ab.jsonl"))
     ap.add_argument("--summary-only", action="store_true")
+    ap.add_argument("--threads", type=int, help="CPU threads of every runtime (default: the cores, at most 4)")
+    ap.add_argument("--max-tokens", type=int, default=150)
+    ap.add_argument("--agents", type=int, default=4, help="agents in the 'agents' experiment")
+    ap.add_argument("--k3-prefixes", default="cold,warm")
     args = ap.parse_args()
     if args.summary_only:
         summarise(args.out)
         return 0
-    threads = str(max(1, min(4, os.cpu_count() or 2)))
+    global ANSWER, N_AGENTS, K3_PREFIXES
+    ANSWER, N_AGENTS, K3_PREFIXES = args.max_tokens, args.agents, args.k3_prefixes.split(",")
+    threads = str(args.threads or max(1, min(4, os.cpu_count() or 2)))
     rts = []
     logdir = args.out.parent
     for name in args.runtimes.split(","):
@@ -272,7 +285,8 @@ def main() -> int:
             draft = args.draft if name == "spec" else None
             if name == "spec" and not draft:
                 continue
-            cmd = local_server.llama_server_command(args.llama_server, args.model, port, draft=draft)
+            cmd = local_server.llama_server_command(args.llama_server, args.model, port, draft=draft,
+                                                    threads=int(threads))
             rts.append(Runtime(name, cmd, port, logdir / f"ab-{name}.log", slots=local_server.N_SLOTS))
     exps = args.experiments.split(",")
     with open(args.out, "a") as out:

@@ -88,6 +88,22 @@ def runtime_available() -> bool:
     return installed_runtime() is not None
 
 
+def default_threads() -> int:
+    """CPU threads of the embedded server: ``PIC_COPILOT_LLM_THREADS`` if set, else the cores (at most 4).
+
+    On a quiet machine two threads on two cores are fastest; on a machine whose cores are busy with other
+    work one thread is several times faster (llama.cpp's threads wait for each other at every step of a
+    token, and a thread that lost its core stalls the other), see docs/RUNTIME.md.
+    """
+    env = os.environ.get("PIC_COPILOT_LLM_THREADS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise LocalServerError(f"PIC_COPILOT_LLM_THREADS={env!r} is not a number of threads") from None
+    return max(1, min(4, os.cpu_count() or 2))
+
+
 def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | None = None,
                          threads: int | None = None) -> list[str]:
     """The command line of the embedded ``llama-server`` (also used by benchmark/perf/runtime_ab.py).
@@ -97,9 +113,9 @@ def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | 
         model: the GGUF file.
         port: 127.0.0.1 port.
         draft: a draft model for speculative decoding (measured slower here, see docs/RUNTIME.md).
-        threads: CPU threads (default: the cores, at most 4).
+        threads: CPU threads (default: :func:`default_threads`).
     """
-    t = str(threads or max(1, min(4, os.cpu_count() or 2)))
+    t = str(threads or default_threads())
     cmd = [str(binary), "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
            "--alias", model.stem, "--ctx-size", str(N_CTX * N_SLOTS), "--parallel", str(N_SLOTS),
            "--no-kv-unified",   # every slot gets its own N_CTX: one long prompt cannot starve the others
@@ -252,7 +268,7 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     if kind == LLAMA_SERVER:
         cmd, slots = llama_server_command(exe, model, port), N_SLOTS
     else:
-        threads = str(max(1, min(4, os.cpu_count() or 2)))
+        threads = str(default_threads())
         cmd = [str(exe), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
                "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads,
                # queue concurrent requests (panel, CLI, MCP share one server) instead of cutting one off
