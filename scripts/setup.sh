@@ -79,6 +79,7 @@ if ! skipped llm; then
   # -------------------------------------------------------------- embedded LLM runtime
   stage llm-runtime
   stage_t0=$rt_t0   # the time shown is the build's own, from its start in the background
+  kill -0 "$RT_PID" 2>/dev/null && echo -n "(waiting for the llama-server build, ~5 min on 2 cores the first time) "
   rc=0; wait "$RT_PID" || rc=$?
   RT_PID=""
   if [ "$rc" -ne 0 ]; then
