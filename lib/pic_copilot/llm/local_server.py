@@ -89,11 +89,11 @@ def runtime_available() -> bool:
 
 
 def default_threads() -> int:
-    """CPU threads of the embedded server: ``PIC_COPILOT_LLM_THREADS`` if set, else the cores (at most 4).
+    """CPU threads of the embedded server: ``PIC_COPILOT_LLM_THREADS`` if set; else the cores (at most 4)
+    when the machine is quiet at start, one thread when its cores are already busy.
 
-    On a quiet machine two threads on two cores are fastest; on a machine whose cores are busy with other
-    work one thread is several times faster (llama.cpp's threads wait for each other at every step of a
-    token, and a thread that lost its core stalls the other), see docs/RUNTIME.md.
+    llama.cpp's threads wait for each other at every step of a token: on 2 cores with other work running,
+    one thread answered 5-10x faster than two (docs/RUNTIME.md); on a quiet machine two are faster.
     """
     env = os.environ.get("PIC_COPILOT_LLM_THREADS", "").strip()
     if env:
@@ -101,7 +101,12 @@ def default_threads() -> int:
             return max(1, int(env))
         except ValueError:
             raise LocalServerError(f"PIC_COPILOT_LLM_THREADS={env!r} is not a number of threads") from None
-    return max(1, min(4, os.cpu_count() or 2))
+    cores = max(1, min(4, os.cpu_count() or 2))
+    try:
+        busy = os.getloadavg()[0] > cores - 0.5
+    except OSError:
+        busy = False
+    return 1 if busy else cores
 
 
 def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | None = None,
