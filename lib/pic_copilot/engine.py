@@ -24,39 +24,7 @@ from .pipeline_io import Outcome, Request
 EXEC_TIMEOUT_S = 600.0
 
 
-def known_secrets(settings: Settings | None = None) -> list[str]:
-    """API keys this process knows (settings, environment, credentials file): never to be written anywhere."""
-    from .config import read_api_key_file
-
-    keys = {os.environ.get(v, "") for v in ("PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
-    keys.add(read_api_key_file())
-    if settings is not None:
-        keys.add(settings.api_key)
-    return sorted((k for k in keys if k and len(k) >= 4), key=len, reverse=True)
-
-
-def scrub(text: str, secrets: list[str]) -> str:
-    for k in secrets:
-        if k in text:
-            text = text.replace(k, "***")
-    return text
-
-
-class ScrubbingStream:
-    """A text stream wrapper that masks secrets (the engine's stderr: an endpoint may echo a key)."""
-
-    def __init__(self, stream, secrets: list[str]):
-        self._stream = stream
-        self.secrets = secrets
-
-    def write(self, text):
-        return self._stream.write(scrub(text, self.secrets))
-
-    def flush(self):
-        self._stream.flush()
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
+from .redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - the one scrubber
 
 
 class Channel:

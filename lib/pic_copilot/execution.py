@@ -69,14 +69,18 @@ def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[s
     """
     from .sandbox.gds_compat import strip_metadata
 
+    from .render import job_file_copy
+
     paths = []
     for f in files:
         rel = f.get("path", "")
-        if not is_layout_file(rel):
+        if not is_layout_file(rel) or f.get("kind") in ("symlink", "special"):
             continue
-        src = Path(workdir) / rel
+        # the job chose what this name is: copy it without following links first
+        raw = job_file_copy(workdir, rel, out_dir / ("raw-" + Path(rel).name))
         dst = out_dir / (Path(rel).stem + ".gds")
-        strip_metadata(src, dst)
+        strip_metadata(raw, dst)
+        raw.unlink(missing_ok=True)
         paths.append(str(dst))
     return paths
 

@@ -49,6 +49,8 @@ def _exec_summary_lines(rep: dict | None) -> list[str]:
     if not s.get("ran"):
         return ["not run"]
     lines = [f"where: {s.get('where')}  ok: {s['ok']}  duration: {s.get('duration_s')} s"]
+    if s.get("killed_reason"):
+        lines.append(f"killed: {s['killed_reason']} (a sandbox limit)")
     if s.get("exception"):
         lines.append(f"exception: {s['exception']['type']}: {s['exception']['message']}")
     if s.get("stdout"):
@@ -145,9 +147,17 @@ def cmd_run(args) -> int:
 
     path = Path(args.file)
     try:
-        code = path.read_text()
+        data = path.read_bytes()
     except OSError as e:
-        print(f"error: cannot read {path}: {e}", file=sys.stderr)
+        print(f"error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    try:
+        if b"\0" in data:
+            raise UnicodeDecodeError("utf-8", data, data.index(b"\0"), data.index(b"\0") + 1, "NUL byte")
+        code = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(f"error: {path} is not a Python script (not UTF-8 text: {e.reason} at byte {e.start}); "
+              "pass the .py file to run", file=sys.stderr)
         return 2
     from ..remote_client import RemoteError
 

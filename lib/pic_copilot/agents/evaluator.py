@@ -56,6 +56,8 @@ def execution_summary(rep: dict | None) -> dict:
            "exit_code": rep.get("exit_code"), "duration_s": rep.get("duration_s"),
            "exception": {"type": exc.get("type"), "message": _tail(exc.get("message"), 400)} if exc else None,
            "stdout": _tail(rep.get("stdout"), OUT_CHARS), "stderr": _tail(rep.get("stderr"), 300), "files": files}
+    if rep.get("killed_reason"):  # timeout, memory, disk, pids, cpu, file-size, worker-died, signal:...
+        out["killed_reason"] = rep["killed_reason"]
     if rep.get("changes") is not None:
         out["changes"] = rep.get("changes")
     if rep.get("inserted_cells"):
@@ -67,6 +69,8 @@ def execution_text(rep: dict) -> str:
     """Execution evidence as prompt text (short)."""
     s = execution_summary(rep)
     parts = ["ok" if s["ok"] else "FAILED"]
+    if s.get("killed_reason"):
+        parts.append(f"stopped by the sandbox's {s['killed_reason']} limit")
     if s.get("exception"):
         parts.append(f"{s['exception']['type']}: {s['exception']['message']}")
     if s.get("stdout"):

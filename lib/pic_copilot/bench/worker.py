@@ -98,6 +98,16 @@ def _sandbox():
     return default_sandbox()
 
 
+def _write_host_file(path: Path, text: str) -> None:
+    """Write a file into a folder a sandboxed script also wrote: whatever the script left under
+    that name (a directory, a link) is replaced, never followed."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
 def op_sandbox_trial(msg, stdin):
     """setup.py (optional), candidate, check.py in one work directory (sandbox mode tasks)."""
     task_dir = Path(msg["task_path"])
@@ -121,7 +131,7 @@ def op_sandbox_trial(msg, stdin):
     cand["wall_s"] = round(time.monotonic() - t0, 3)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
-    (work / "_outcome.json").write_text(json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
+    _write_host_file(work / "_outcome.json", json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
     chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)))
     out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": _clip(chk.stdout, 1500),
                     "stderr": _clip(chk.stderr, 1500), "timed_out": chk.timed_out}

@@ -7,14 +7,23 @@ call's time went when the server reports it (:mod:`pic_copilot.llm.usage`).
 One method, :meth:`LLMClient.chat`, covers streaming and non-streaming calls, JSON-schema
 structured output, bounded retries with backoff (429 honours ``Retry-After``; 5xx, dropped
 streams, timeouts and connection errors are retried), cancellation, and usage recording.
-The API key is sent in a header and never appears in an exception message or a record.
+The API key is sent in a header and never appears in an exception message or a record
+(every error text goes through :func:`pic_copilot.redact.scrub`).
+
+Every call has one deadline, ``Settings.timeout_s`` (``PIC_COPILOT_TIMEOUT``, config
+``timeout``): connecting, every read and every retry together. A watchdog shuts the socket
+when it passes, so an endpoint that trickles keep-alive comments, drips a byte at a time or
+says nothing at all ends in :class:`LLMTimeoutError`; the same watchdog makes ``cancel``
+act at once. An answer larger than ``MAX_ANSWER_BYTES`` is refused.
 """
 from __future__ import annotations
 
 import concurrent.futures
 import email.utils
 import json
+import os
 import random
+import socket
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -23,6 +32,7 @@ from typing import Callable, Iterator
 import httpx
 
 from ..config import Settings
+from ..redact import known_secrets, scrub
 from .errors import (
     LLMAuthError, LLMCancelled, LLMConnectionError, LLMError, LLMProtocolError, LLMRateLimitError,
     LLMRequestError, LLMServerError, LLMStreamError, LLMTimeoutError,
@@ -33,6 +43,56 @@ Message = dict  # {"role": "system"|"user"|"assistant", "content": str}
 TokenCallback = Callable[[str | None], None]  # text delta; None means "the stream restarted"
 
 MAX_RETRY_AFTER_S = 60.0
+# largest answer body accepted (a 1024-token streamed answer is ~0.2 MB of SSE)
+MAX_ANSWER_BYTES = int(float(os.environ.get("PIC_COPILOT_MAX_ANSWER_MB") or 8) * (1 << 20))
+MAX_ERROR_BODY = 64 << 10
+
+
+class _Watchdog:
+    """Shuts the attempt's socket when the call's deadline passes or ``cancel`` is set, so a
+    read blocked on a silent or trickling endpoint returns at once."""
+
+    def __init__(self, deadline: float, cancel: threading.Event | None):
+        self.deadline = deadline
+        self.cancel = cancel
+        self.fired: str | None = None  # "deadline" | "cancelled"
+        self._streams: list = []
+        self._done = threading.Event()
+        self._t = threading.Thread(target=self._run, name="llm-deadline", daemon=True)
+        self._t.start()
+
+    def trace(self, name: str, info: dict) -> None:  # httpcore trace hook
+        if name in ("connection.connect_tcp.complete", "connection.connect_unix_socket.complete",
+                    "connection.start_tls.complete"):
+            self._streams.append(info.get("return_value"))
+            if self.fired:
+                self._shut()
+
+    def _run(self) -> None:
+        while not self._done.wait(0.1):
+            if self.cancel is not None and self.cancel.is_set():
+                self.fired = "cancelled"
+            elif time.monotonic() >= self.deadline:
+                self.fired = "deadline"
+            if self.fired:
+                self._shut()
+                return
+
+    def _shut(self) -> None:
+        for st in self._streams:
+            try:
+                sock = st.get_extra_info("socket")
+                if sock is not None:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except Exception:  # noqa: BLE001 - already closed
+                pass
+
+    def check(self) -> None:
+        if self.fired == "cancelled" or (self.cancel is not None and self.cancel.is_set()):
+            raise LLMCancelled("request cancelled")
+
+    def stop(self) -> None:
+        self._done.set()
 
 
 class _RetryNow(LLMError):
@@ -163,7 +223,10 @@ class LLMClient:
         self.settings = settings
         self.usage = usage or UsageRecorder()
         timeout = httpx.Timeout(settings.timeout_s, connect=settings.connect_timeout_s)
-        self._http = httpx.Client(timeout=timeout, transport=transport)
+        # no connection reuse: each attempt connects, so its socket is known to the watchdog
+        self._http = httpx.Client(timeout=timeout, transport=transport,
+                                  limits=httpx.Limits(max_keepalive_connections=0))
+        self._secrets = [k for k in {settings.api_key, *known_secrets()} if k and len(k) >= 4]
         # the structured-output style the endpoint accepts, found on first use
         self._json_style: str | None = "json_object" if settings.provider == "local" else None
         self._prompt_estimate = 0
@@ -216,12 +279,15 @@ class LLMClient:
         attempts = 0
         reconnected = False
         t_start = time.monotonic()
+        deadline = t_start + max(1.0, float(self.settings.timeout_s))
         while True:
             attempts += 1
             if cancel is not None and cancel.is_set():
                 raise LLMCancelled("request cancelled")
             try:
-                result = self._once(messages, params, json_schema, use_stream, on_token, cancel)
+                if time.monotonic() >= deadline:
+                    raise self._deadline_error(deadline - t_start, "before an attempt could start")
+                result = self._once(messages, params, json_schema, use_stream, on_token, cancel, deadline, t_start)
                 result.attempts = attempts
                 self._record_ok(agent, result.model or spec.model, result, use_stream, time.monotonic() - t_start)
                 return result
@@ -235,15 +301,21 @@ class LLMClient:
                     self._slots = None   # the new server may have other slots
                     self.settings = replace(self.settings, base_url=self._reconnect())
                     continue
-                if not e.retryable or attempts > self.settings.max_retries:
+                delay = self._backoff(attempts, e) if e.retryable else 0.0
+                out_of_time = e.retryable and time.monotonic() + delay >= deadline
+                if not e.retryable or attempts > self.settings.max_retries or out_of_time:
                     self.usage.record(agent=agent, model=spec.model, prompt_tokens=0, completion_tokens=0,
                                       latency_s=time.monotonic() - t_start, ttft_s=0.0, attempts=attempts,
                                       ok=False, error=e.kind)
                     if e.retryable:
-                        raise type(e)(f"{e} (gave up after {attempts} attempts)", status=e.status) if not isinstance(e, LLMRateLimitError) \
-                            else LLMRateLimitError(f"{e} (gave up after {attempts} attempts)", retry_after=e.retry_after)
+                        why = (f"gave up after {attempts} attempts" if not out_of_time or isinstance(e, LLMTimeoutError)
+                               else f"gave up after {attempts} attempts: the {self.settings.timeout_s:.0f} s deadline "
+                                    f"leaves no time for another (PIC_COPILOT_TIMEOUT / config 'timeout')")
+                        if "gave up after" in str(e):
+                            raise
+                        raise type(e)(f"{e} ({why})", status=e.status) if not isinstance(e, LLMRateLimitError) \
+                            else LLMRateLimitError(f"{e} ({why})", retry_after=e.retry_after)
                     raise
-                delay = self._backoff(attempts, e)
                 if on_token is not None and use_stream:
                     on_token(None)
                 self._sleep(delay, cancel)
@@ -344,29 +416,68 @@ class LLMClient:
         elif cancel.wait(delay):
             raise LLMCancelled("request cancelled")
 
-    def _once(self, messages, params, json_schema, stream, on_token, cancel) -> ChatResult:
+    def _deadline_error(self, limit: float, how: str) -> LLMTimeoutError:
+        return LLMTimeoutError(
+            f"LLM endpoint {self._where()} gave no complete answer within {limit:.0f} s ({how}); "
+            f"if it is just slow, raise the deadline: PIC_COPILOT_TIMEOUT=<seconds> or 'timeout = <seconds>' "
+            f"in {_config_hint()}")
+
+    def _once(self, messages, params, json_schema, stream, on_token, cancel, deadline, t_start) -> ChatResult:
         if self.settings.provider == "anthropic":
             url, headers, body = self._anthropic_request(messages, params, json_schema, stream)
         else:
             url, headers, body = self._openai_request(messages, params, json_schema, stream)
         self._prompt_estimate = sum(_estimate_tokens(str(m.get("content", ""))) for m in messages)
         t0 = time.monotonic()
+        remaining = max(0.05, deadline - t0)
+        timeout = httpx.Timeout(remaining, connect=min(self.settings.connect_timeout_s, remaining))
+        dog = _Watchdog(deadline, cancel)
         try:
-            if not stream:
-                resp = self._http.post(url, headers=headers, json=body)
-                self._raise_for_status(resp)
-                return self._parse_full(resp, t0)
-            with self._http.stream("POST", url, headers=headers, json=body) as resp:
+            with self._http.stream("POST", url, headers=headers, json=body, timeout=timeout,
+                                   extensions={"trace": dog.trace}) as resp:
                 if resp.status_code >= 400:
-                    resp.read()
-                    self._raise_for_status(resp)
-                return self._parse_stream(resp, t0, on_token, cancel)
-        except httpx.TimeoutException as e:
-            raise LLMTimeoutError(f"LLM endpoint {self._where()} did not answer in time ({type(e).__name__})") from None
-        except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as e:
+                    data = self._read_body(resp, dog, MAX_ERROR_BODY, truncate=True)
+                    self._raise_for_status(resp, data)
+                if not stream:
+                    return self._parse_full(self._read_body(resp, dog, MAX_ANSWER_BYTES), t0)
+                return self._parse_stream(resp, t0, on_token, dog)
+        except (httpx.TimeoutException, httpx.TransportError) as e:
+            dog.check()
+            if dog.fired == "deadline" or isinstance(e, httpx.TimeoutException) and time.monotonic() >= deadline - 0.05:
+                raise self._deadline_error(deadline - t_start, f"{type(e).__name__} after {time.monotonic() - t0:.0f} s "
+                                           "of this attempt") from None
+            if isinstance(e, httpx.TimeoutException):
+                raise LLMTimeoutError(f"LLM endpoint {self._where()} did not answer in time ({type(e).__name__})") from None
             if isinstance(e, httpx.ConnectError):
-                raise LLMConnectionError(f"cannot reach the LLM endpoint {self._where()}: {e}") from None
+                raise LLMConnectionError(self._scrub(f"cannot reach the LLM endpoint {self._where()}: {e}")) from None
             raise LLMStreamError(f"connection to {self._where()} broke during the answer: {type(e).__name__}") from None
+        except LLMError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a socket shut by the watchdog mid-parse
+            dog.check()
+            if dog.fired == "deadline":
+                raise self._deadline_error(deadline - t_start, type(e).__name__) from None
+            raise
+        finally:
+            dog.stop()
+
+    def _scrub(self, text: str) -> str:
+        return scrub(text, self._secrets)
+
+    def _read_body(self, resp: httpx.Response, dog: _Watchdog, limit: int, truncate: bool = False) -> bytes:
+        """The body, chunk by chunk (cancel and the deadline act between chunks), at most ``limit`` bytes."""
+        buf = bytearray()
+        for chunk in resp.iter_bytes():
+            dog.check()
+            buf += chunk
+            if len(buf) > limit:
+                if truncate:
+                    return bytes(buf[:limit])
+                raise LLMProtocolError(f"{self._where()} sent an answer larger than {limit >> 20} MiB; refused "
+                                       "(PIC_COPILOT_MAX_ANSWER_MB raises the limit)")
+        if dog.fired == "deadline":
+            raise httpx.ReadError("deadline")
+        return bytes(buf)
 
     def _where(self) -> str:
         return self.settings.base_url.rstrip("/")
@@ -405,14 +516,12 @@ class LLMClient:
             body["system"] = system
         return url, headers, body
 
-    def _raise_for_status(self, resp: httpx.Response) -> None:
+    def _raise_for_status(self, resp: httpx.Response, data: bytes = b"") -> None:
         code = resp.status_code
         if code < 400:
             return
-        try:
-            detail = resp.text[:300]
-        except Exception:  # noqa: BLE001 - body may be unreadable
-            detail = ""
+        # the body is the endpoint's text: it may echo the request's Authorization header
+        detail = self._scrub(data.decode("utf-8", "replace"))[:300]
         where = self._where()
         if code in (400, 422, 500) and "response_format" in detail and self._json_style != "none":
             # the server does not know this structured-output style (llama.cpp answers 500): try the next one
@@ -427,12 +536,13 @@ class LLMClient:
             raise LLMServerError(f"{where} failed with HTTP {code}: {detail}", status=code)
         raise LLMRequestError(f"{where} rejected the request (HTTP {code}): {detail}", status=code)
 
-    def _parse_full(self, resp: httpx.Response, t0: float) -> ChatResult:
+    def _parse_full(self, raw: bytes, t0: float) -> ChatResult:
         latency = time.monotonic() - t0
         try:
-            data = resp.json()
+            data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise LLMProtocolError(f"{self._where()} answered with invalid JSON: {resp.text[:200]!r}") from None
+            shown = self._scrub(raw[:200].decode("utf-8", "replace"))
+            raise LLMProtocolError(f"{self._where()} answered with invalid JSON: {shown!r}") from None
         try:
             if self.settings.provider == "anthropic":
                 text = "".join(b.get("text", "") for b in data["content"] if b.get("type") == "text")
@@ -449,12 +559,32 @@ class LLMClient:
                               latency_s=latency, ttft_s=latency, finish_reason=choice.get("finish_reason"),
                               **_server_accounting(u, data.get("timings")))
         except (KeyError, IndexError, TypeError, AttributeError):
-            raise LLMProtocolError(f"{self._where()} answered without the expected fields: {str(data)[:200]}") from None
+            raise LLMProtocolError(self._scrub(f"{self._where()} answered without the expected fields: {str(data)[:200]}")) from None
 
-    def _sse_events(self, resp: httpx.Response, cancel) -> Iterator[dict | str]:
-        for line in resp.iter_lines():
-            if cancel is not None and cancel.is_set():
-                raise LLMCancelled("request cancelled")
+    def _lines(self, resp: httpx.Response, dog: _Watchdog) -> Iterator[str]:
+        """The body's lines; control returns after every chunk, however little arrives."""
+        buf = b""
+        total = 0
+        for chunk in resp.iter_bytes():
+            dog.check()
+            total += len(chunk)
+            if total > MAX_ANSWER_BYTES:
+                raise LLMProtocolError(f"{self._where()} streamed more than {MAX_ANSWER_BYTES >> 20} MiB; refused "
+                                       "(PIC_COPILOT_MAX_ANSWER_MB raises the limit)")
+            buf += chunk
+            while True:
+                i = buf.find(b"\n")
+                if i < 0:
+                    break
+                line, buf = buf[:i], buf[i + 1:]
+                yield line.rstrip(b"\r").decode("utf-8", "replace")
+        if dog.fired == "deadline":
+            raise httpx.ReadError("deadline")
+        if buf:
+            yield buf.decode("utf-8", "replace")
+
+    def _sse_events(self, resp: httpx.Response, dog: _Watchdog) -> Iterator[dict | str]:
+        for line in self._lines(resp, dog):
             if not line or line.startswith(":") or line.startswith("event:"):
                 continue
             if not line.startswith("data:"):
@@ -466,9 +596,9 @@ class LLMClient:
             try:
                 yield json.loads(payload)
             except json.JSONDecodeError:
-                raise LLMProtocolError(f"{self._where()} streamed invalid JSON: {payload[:200]!r}") from None
+                raise LLMProtocolError(self._scrub(f"{self._where()} streamed invalid JSON: {payload[:200]!r}")) from None
 
-    def _parse_stream(self, resp, t0, on_token, cancel) -> ChatResult:
+    def _parse_stream(self, resp, t0, on_token, dog: _Watchdog) -> ChatResult:
         parts: list[str] = []
         ttft = None
         acc: dict = {}
@@ -479,7 +609,7 @@ class LLMClient:
         finish = None
         complete = False
         anthropic = self.settings.provider == "anthropic"
-        for ev in self._sse_events(resp, cancel):
+        for ev in self._sse_events(resp, dog):
             if ev == "[DONE]":
                 complete = True
                 break
@@ -500,7 +630,7 @@ class LLMClient:
                     complete = True
                     break
                 elif t == "error":
-                    raise LLMServerError(f"{self._where()} reported an error mid-stream: {ev.get('error')}")
+                    raise LLMServerError(self._scrub(f"{self._where()} reported an error mid-stream: {ev.get('error')}"))
             else:
                 model = ev.get("model", model) or model
                 if (ev.get("usage") or ev.get("timings")) and last_done:
@@ -538,3 +668,8 @@ class LLMClient:
         return _with_answers(acc, others, text=text, model=model, prompt_tokens=usage_in,
                           completion_tokens=usage_out or _estimate_tokens(text), latency_s=latency,
                           ttft_s=ttft if ttft is not None else latency, finish_reason=finish)
+
+
+def _config_hint() -> str:
+    from ..config import config_path
+    return str(config_path())
