@@ -300,3 +300,46 @@ def test_timeout_setting_from_env_and_config(tmp_path):
     assert load_settings(env={}, path=tmp_path / "none.toml").timeout_s == 180
     with pytest.raises(ValueError, match="PIC_COPILOT_TIMEOUT"):
         load_settings(env={"PIC_COPILOT_TIMEOUT": "soon"}, path=cfg)
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_timing_fields_are_none_when_the_endpoint_does_not_report_them(stream):
+    with ScriptedLLM([{"content": "plain answer"}]) as srv:
+        c = client_for(srv)
+        r = c.chat(MSG, stream=stream)
+        assert r.prompt_eval_tokens is None and r.cached_tokens is None
+        assert r.prompt_eval_s is None and r.gen_s is None and r.queue_s is None
+        tot = c.usage.totals()
+        assert tot["timed_calls"] == 0
+        assert all(tot[f] is None for f in ("prompt_eval_tokens", "cached_tokens", "prompt_eval_s", "gen_s", "queue_s"))
+
+
+def test_server_timings_and_cached_tokens_are_parsed():
+    from pic_copilot.llm.client import ChatResult, _finish_accounting, _server_accounting
+
+    acc = _server_accounting({"prompt_tokens": 120, "prompt_tokens_details": {"cached_tokens": 100}},
+                             {"prompt_n": 20, "cache_n": 100, "prompt_ms": 400.0, "predicted_ms": 1500.0})
+    assert acc == {"prompt_eval_tokens": 20, "cached_tokens": 100, "prompt_eval_s": 0.4, "gen_s": 1.5}
+    # OpenAI-style usage only: evaluated = prompt - cached
+    assert _server_accounting({"prompt_tokens": 50, "prompt_tokens_details": {"cached_tokens": 30}}, None) == \
+        {"cached_tokens": 30, "prompt_eval_tokens": 20}
+    assert _server_accounting({"input_tokens": 9, "cache_read_input_tokens": 4}, None) == {"cached_tokens": 4}
+    r = ChatResult(text="x", latency_s=2.5, ttft_s=2.5, **acc)
+    _finish_accounting(r, streamed=False)
+    assert r.queue_s == pytest.approx(0.6) and r.ttft_s == pytest.approx(1.0)
+
+
+def test_candidates_without_server_slots_are_concurrent_calls_with_distinct_seeds():
+    with ScriptedLLM([{"content": "candidate", "delay": 0.5}]) as srv:
+        c = client_for(srv)
+        t0 = time.monotonic()
+        rs = c.chat_candidates(MSG, 3, agent="programmer", seed=40, slot=2)
+        took = time.monotonic() - t0
+        assert [r.text for r in rs] == ["candidate"] * 3
+        assert sorted(b["seed"] for b in srv.requests) == [40, 41, 42]
+        assert all("n" not in b and "id_slot" not in b for b in srv.requests)  # not the embedded server
+        assert took < 1.4, took   # side by side, not one after the other (3 x 0.5 s)
+        assert c.usage.totals()["calls"] == 3
+        rs = c.chat_candidates(MSG, 2, temperatures=[0.2, 0.9], seed=1)
+        assert sorted(b["temperature"] for b in srv.requests[-2:]) == [0.2, 0.9]
+        with pytest.raises(ValueError):
+            c.chat_candidates(MSG, 2, temperatures=[0.2])

@@ -9,6 +9,7 @@ Environment variables:
     PIC_COPILOT_MODEL      model name sent to the endpoint
     PIC_COPILOT_CONFIG     path of the config file (default ~/.config/pic-copilot/config.toml)
     PIC_COPILOT_HOME       shared data folder (embedded LLM runtime + model, history)
+    PIC_COPILOT_LLM_THREADS CPU threads of the embedded LLM server (default: the cores, 1 if busy at start)
     PIC_COPILOT_SEED       sampling seed sent with every LLM call (reproducible runs)
     PIC_COPILOT_MAX_ROUNDS evaluator feedback rounds
     PIC_COPILOT_TIMEOUT    deadline of one LLM call in seconds: connect, every read and every
