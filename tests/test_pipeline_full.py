@@ -182,8 +182,8 @@ def test_the_time_line_says_where_a_requests_time_went():
     from pic_copilot.pipeline_io import Outcome
 
     out = Outcome(ok=True, script="", usage={"calls": 2, "llm_time_s": 12.5, "prompt_tokens": 1800,
-                                             "completion_tokens": 300, "prompt_tokens_evaluated": 1500,
-                                             "prompt_tokens_cached": 300},
+                                             "completion_tokens": 300, "prompt_eval_tokens": 1500,
+                                             "cached_tokens": 300},
                   timings={"retrieve": 0.04, "check": 0.2, "execute": 1.26, "total_s": 14.7})
     line = out.time_line()
     assert line.startswith("14.7 s: LLM 12.5 s in 2 call(s) (1500 prompt tokens read, 300 reused, 300 answer tokens)")

@@ -72,7 +72,7 @@ class Outcome:
         t, u = self.timings or {}, self.usage or {}
         parts = []
         if u.get("calls"):
-            read, reused = u.get("prompt_tokens_evaluated"), u.get("prompt_tokens_cached")
+            read, reused = u.get("prompt_eval_tokens"), u.get("cached_tokens")
             tokens = (f"{read} prompt tokens read, {reused} reused" if read is not None and reused is not None
                       else f"{u.get('prompt_tokens', 0)} prompt tokens")
             parts.append(f"LLM {u.get('llm_time_s', 0):.1f} s in {u['calls']} call(s) ({tokens}, "

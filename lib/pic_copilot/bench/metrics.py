@@ -130,7 +130,7 @@ def _median(xs):
 #: the pipeline's stages as its run record times them (Outcome.timings), in report order
 STAGES = ("plan", "query", "retrieve", "generate", "bind", "synthesize", "check", "execute", "evaluate")
 #: the LLM time of a request split by what the server did (UsageRecorder.totals)
-LLM_SPLIT = ("prompt_eval_s", "generation_s", "queue_s")
+LLM_SPLIT = ("prompt_eval_s", "gen_s", "queue_s")
 
 
 def time_split(trial: dict) -> dict:
@@ -145,8 +145,8 @@ def time_split(trial: dict) -> dict:
     out["other_s"] = (gen["time_s"] - staged) if isinstance(gen.get("time_s"), (int, float)) and timings else None
     for k in LLM_SPLIT:
         out[k] = usage.get(k)
-    out["prompt_tokens_evaluated"] = usage.get("prompt_tokens_evaluated")
-    out["prompt_tokens_cached"] = usage.get("prompt_tokens_cached")
+    out["prompt_eval_tokens"] = usage.get("prompt_eval_tokens")
+    out["cached_tokens"] = usage.get("cached_tokens")
     total = trial.get("total_time_s")
     out["scoring_s"] = (total - (gen.get("time_s") or 0.0)) if isinstance(total, (int, float)) else None
     return out
@@ -181,8 +181,8 @@ def task_stats(trials: list[dict], prices: dict | None = None) -> dict:
         "total_time_max_s": _max([t.get("total_time_s") for t in trials]),
         "request_times_s": [(t.get("generation") or {}).get("time_s") for t in trials],
         "time_split_avg_s": {k: _mean([time_split(t)[k] for t in trials])
-                             for k in (*STAGES, "other_s", *LLM_SPLIT, "prompt_tokens_evaluated",
-                                       "prompt_tokens_cached", "scoring_s")},
+                             for k in (*STAGES, "other_s", *LLM_SPLIT, "prompt_eval_tokens",
+                                       "cached_tokens", "scoring_s")},
         "failures": dict(failures),
     }
 

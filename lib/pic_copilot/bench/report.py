@@ -108,7 +108,7 @@ def markdown(summary: dict, tasks: list[dict], meta: dict) -> str:
                 f"| {c} | {tier} | {_num(g.get('request_time_p50_s'))} / {_num(g.get('request_time_avg_s'))} | "
                 + " | ".join(_num(t.get(st)) for st in metrics.STAGES) + f" | {_num(t.get('other_s'))} | "
                 + " / ".join(_num(t.get(k)) for k in metrics.LLM_SPLIT) + " | "
-                + f"{_num(t.get('prompt_tokens_evaluated'), '{:.0f}')} / {_num(t.get('prompt_tokens_cached'), '{:.0f}')} | "
+                + f"{_num(t.get('prompt_eval_tokens'), '{:.0f}')} / {_num(t.get('cached_tokens'), '{:.0f}')} | "
                 + f"{_num(t.get('scoring_s'))} |")
     lines += ["", "## Overhead per task", "",
               "| config | task | tier | pass | LLM calls avg/max | tokens in/out avg | cost avg $ | LLM time avg s | total time avg/max s | failures |",
