@@ -53,6 +53,9 @@ _READ_BEFORE = re.compile(r"(\bof|\bfrom|\bon|\bread\w*|\bload\w*|\bopen\w*|\bco
                           r"\s+(?:the\s+)?(?:(?:gds|oasis|layout|file|csv|json)\s+)*$", re.IGNORECASE)
 
 
+_PLACEHOLDER = re.compile(r"<")
+
+
 def requested_files(prompt: str, inputs=()) -> list[str]:
     """File names written literally in the request (e.g. mmi.gds) that the script must write.
 
@@ -61,10 +64,12 @@ def requested_files(prompt: str, inputs=()) -> list[str]:
         inputs: names of files the run starts with (Request.inputs); they are read, not written.
     A name written right after "of", "from", "on", "read", "load", "open", "convert" or "import" is read
     too ("a width check on layer 1/0 of in.gds"), unless it is also written somewhere else in the
-    request as a plain mention.
+    request as a plain mention. A name in angle brackets ("-rd input=<layout.gds>") is a placeholder.
     """
     names: dict[str, bool] = {}
     for m in _FILE.finditer(prompt):
+        if _PLACEHOLDER.match(prompt, max(0, m.start() - 1)) or prompt[m.end():m.end() + 1] == ">":
+            continue   # "-rd input=<layout.gds>": a placeholder for a file named later, not a file to write
         read = bool(_READ_BEFORE.search(prompt[max(0, m.start() - 40):m.start()]))
         names[m.group(0)] = names.get(m.group(0), True) and read
     skip = {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
