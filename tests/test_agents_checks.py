@@ -112,3 +112,33 @@ def test_missing_conventional_imports_are_added_after_docstring_and_future():
     left = [f["message"] for f in pyflakes_check(fixed) if f["severity"] == "error"]
     assert left == ["line 8: undefined name 'undefined_thing'"]   # not a module: the programmer's job
     assert add_missing_imports("print(1)\n", pyflakes_check("print(1)\n")) == ("print(1)\n", [])
+
+
+def test_layer_number_passed_as_a_layer_index_is_an_error():
+    from pic_copilot.agents.checks import layer_number_check
+
+    found = layer_number_check("layer = 20\nbox = pya.DBox(0, 0, 1, 1)\ncell.shapes(layer).insert(box)\n")
+    assert len(found) == 1 and found[0]["line"] == 3 and "layout.layer(20, 0)" in found[0]["message"]
+    assert layer_number_check("cell.shapes(2).insert(b)")[0]["severity"] == "error"
+    # an index from layout.layer() or layer_indexes() is what shapes() takes
+    ok = "li = layout.layer(2, 0)\ncell.shapes(li).insert(b)\nfor i in layout.layer_indexes():\n    cell.shapes(i).size()\n"
+    assert layer_number_check(ok) == []
+    # a name first bound to a number, then to an index, is not a literal
+    assert layer_number_check("li = 0\nli = layout.layer(1, 0)\ncell.shapes(li)\n") == []
+
+
+def test_interactive_script_that_opens_its_own_layout_edits_the_open_one():
+    from pic_copilot.agents.fixes import apply_fixes, drop_reopened_layout
+
+    code = ('import klayout\nlayout = klayout.db.Layout.read("unsaved.gds")\ncell = layout.top_cell()\n'
+            'cell.shapes(layout.layer(2, 0)).insert(klayout.db.DBox(0, 0, 10, 5))\n')
+    out, what = drop_reopened_layout(code, "interactive", "add a 10 x 5 um box on layer 2/0")
+    assert what and "Layout.read" not in out and "top_cell" not in out
+    out, fixed = apply_fixes(out, "interactive")
+    assert "klayout" not in out and "pya.DBox(0, 0, 10, 5)" in out and fixed
+    # a file the designer names is a real input; sandbox scripts and gdsfactory scripts are left alone
+    named = 'layout = pya.Layout()\nlayout.read("chip.gds")\ncell = layout.top_cell()\n'
+    assert drop_reopened_layout(named, "interactive", "count the shapes of chip.gds") == (named, None)
+    assert drop_reopened_layout(code, "sandbox", "add a box")[1] is None
+    gf = "import gdsfactory as gf\nlayout = pya.Layout()\n"
+    assert drop_reopened_layout(gf, "interactive", "x")[1] is None

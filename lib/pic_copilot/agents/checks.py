@@ -542,6 +542,47 @@ def custom_checks(code: str, mode: str, checks: list[Check]) -> tuple[list[dict]
     return findings, review
 
 
+_LAYER_TAKERS = {"shapes", "clear", "begin_shapes_rec", "each_shape"}
+
+
+def layer_number_check(code: str) -> list[dict]:
+    """``cell.shapes(20)`` / ``layer = 2; cell.shapes(layer)``: pya's ``shapes()`` (and
+    ``begin_shapes_rec``, ``clear``) take a layer *index* from ``layout.layer(L, D)``; a GDS layer
+    number written there names some other layer or none. Only integer literals (directly or through
+    a module-level name bound to one) are reported, so an index variable is never flagged."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    literal_names = {}
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and type(st.value.value) is int:
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    literal_names[t.id] = st.value.value
+    reassigned = [t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and not isinstance(n.value, ast.Constant)
+                  for t in n.targets if isinstance(t, ast.Name)]
+    for n in reassigned:
+        literal_names.pop(n, None)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _LAYER_TAKERS and len(node.args) == 1):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and type(arg.value) is int:
+            number = arg.value
+        elif isinstance(arg, ast.Name) and arg.id in literal_names:
+            number = literal_names[arg.id]
+        else:
+            continue
+        out.append({"kind": "api", "severity": "error", "line": node.lineno,
+                    "message": f"line {node.lineno}: .{node.func.attr}({ast.unparse(arg)}) takes a layer index, not the "
+                               f"GDS layer number {number}: use li = layout.layer({number}, 0) (layer, datatype) "
+                               f"and .{node.func.attr}(li)"})
+    return out
+
+
 def static_findings(code: str, mode: str, index=None, checks: list[Check] | None = None,
                     interactive_pya: bool = False, observations: dict | None = None) -> tuple[list[dict], list[Check]]:
     """All static findings for a script, and the review checks for the LLM evaluator.
@@ -557,5 +598,6 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
         return found, []
     found += pyflakes_check(code, predefined)
     found += api_check(code, index, predefined, observations=observations)
+    found += layer_number_check(code)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review

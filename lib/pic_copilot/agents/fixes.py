@@ -17,7 +17,7 @@ _UNDEFINED = re.compile(r"undefined name '(\w+)'")
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
 _FROM_ALIAS = re.compile(r"^(?P<indent>[ \t]*)from\s+(?P<mod>[\w.]+)\s+import\s+(?P<name>\w+)\s*$", re.MULTILINE)
 _PYA_IMPORT = re.compile(r"^[ \t]*(?:import\s+klayout\.db\s+as\s+(?P<a>\w+)|from\s+klayout\s+import\s+db\s+as\s+(?P<b>\w+)"
-                         r"|import\s+pya|from\s+klayout\s+import\s+db|import\s+klayout\.db)[ \t]*(?:#.*)?$", re.MULTILINE)
+                         r"|import\s+pya|from\s+klayout\s+import\s+db|import\s+klayout\.db|import\s+klayout)[ \t]*(?:#.*)?$", re.MULTILINE)
 _WRITE_GDS = re.compile(r"\.write_gds\((?P<args>[^()]*)\)")
 
 
@@ -106,7 +106,7 @@ def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
         changed.append(m.group(0).strip())
         return f"{alias} = pya" if alias and alias != "pya" else ""
 
-    out = _PYA_IMPORT.sub(sub, code)
+    out = re.sub(r"\bklayout\.db\.", "pya.", _PYA_IMPORT.sub(sub, code))
     if not changed or "klayout" in out:
         return code, None
     return out, f"removed `{changed[0]}` (pya is predefined in KLayout)"
@@ -142,3 +142,79 @@ def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
         if what:
             done.append(what)
     return code, done
+
+
+_ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
+
+
+def _is_layout_source(node: ast.AST) -> tuple[bool, list[str]]:
+    """Whether ``node`` builds or reads a Layout (``pya.Layout()``, ``klayout.db.Layout.read("f")``,
+    ``pya.Layout().read("f")``), and the file names it reads."""
+    if not isinstance(node, ast.Call):
+        return False, []
+    f = node.func
+    files = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if isinstance(f, ast.Attribute) and f.attr == "Layout" or isinstance(f, ast.Name) and f.id == "Layout":
+        return True, []
+    if isinstance(f, ast.Attribute) and f.attr == "read":
+        inner = f.value
+        if isinstance(inner, ast.Attribute) and inner.attr == "Layout" or _is_layout_source(inner)[0]:
+            return True, files
+    return False, []
+
+
+def _active_cell_of_layout(node: ast.AST) -> bool:
+    """``layout.top_cell()``, ``layout.top_cells()[0]``, ``layout.active_cell``: the script looking for
+    the cell of a layout it opened itself."""
+    while isinstance(node, (ast.Subscript, ast.Call)):
+        node = node.value if isinstance(node, ast.Subscript) else node.func
+    return (isinstance(node, ast.Attribute) and node.attr in _ACTIVE_CELL_CALLS
+            and isinstance(node.value, ast.Name) and node.value.id == "layout")
+
+
+def drop_reopened_layout(code: str, mode: str, request: str, inputs=()) -> tuple[str, str | None]:
+    """An interactive pya script that makes its own ``layout`` (``layout = pya.Layout()``, or reads a
+    file the request never names) would edit a copy nobody sees instead of the designer's open
+    layout, which already is the global ``layout`` (and its active cell ``cell``). Those module-level
+    statements go, with the ``layout.read(...)`` and ``cell = layout.top_cell()`` that belong to them.
+
+    Args:
+        code: the script.
+        mode: the request's mode; only "interactive" scripts are changed.
+        request: the designer's words; a file named there is a real input and is left alone.
+        inputs: files the run starts with (also real inputs).
+    """
+    if mode != "interactive" or "gdsfactory" in code:
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    named = {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
+    drop: list[ast.stmt] = []
+    reopened = False
+    for st in tree.body:
+        value = st.value if isinstance(st, (ast.Assign, ast.Expr)) else None
+        targets = [t.id for t in st.targets if isinstance(t, ast.Name)] if isinstance(st, ast.Assign) else []
+        if value is None:
+            continue
+        is_src, files = _is_layout_source(value)
+        if isinstance(st, ast.Expr) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr == "read" and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id == "layout":
+            is_src, files = reopened, [a.value for a in value.args if isinstance(a, ast.Constant)
+                                       and isinstance(a.value, str)]
+        if any(f in request or f.rsplit("/", 1)[-1] in named for f in files if isinstance(f, str)):
+            return code, None   # it reads a file the designer named: a real input
+        if is_src and (targets == ["layout"] or isinstance(st, ast.Expr)):
+            drop.append(st)
+            reopened = True
+        elif reopened and targets == ["cell"] and _active_cell_of_layout(value):
+            drop.append(st)
+    if not drop:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
+        del lines[st.lineno - 1:st.end_lineno]
+    first = ast.get_source_segment(code, drop[0]) or "layout = ..."
+    return "".join(lines), f"removed `{first.strip()}` (the open layout is `layout`, its active cell `cell`)"

@@ -25,7 +25,7 @@ from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import add_missing_imports, apply_fixes
+from .fixes import add_missing_imports, apply_fixes, drop_reopened_layout
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -337,7 +337,11 @@ class _Run:
             cand.problems = ["cut off at the answer length limit"]
             return cand
         deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
-        script, fixed = (script, []) if deck else apply_fixes(script, self.req.mode)
+        fixed = []
+        if not deck:
+            script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
+            script, fixed = apply_fixes(script, self.req.mode)
+            fixed = [reopened] * bool(reopened) + fixed
         findings, review = self.static(script)
         script, added = (script, []) if deck else add_missing_imports(script, findings)
         if added:
