@@ -25,19 +25,22 @@ def private_home(tmp: Path) -> Path:
     return home
 
 
-def run_batch(script: Path, tmp: Path, timeout: float = 120, **defs) -> subprocess.CompletedProcess:
-    """Run ``klayout -b -r script`` with ``-rd`` definitions and a private KLAYOUT_HOME."""
+def run_batch(script: Path, tmp: Path, timeout: float = 120, env: dict | None = None,
+              **defs) -> subprocess.CompletedProcess:
+    """Run ``klayout -b -r script`` with ``-rd`` definitions, a private KLAYOUT_HOME and extra ``env``."""
     cmd = [KLAYOUT, "-b", "-r", str(script), "-rd", f"root={ROOT}"]
     for k, v in defs.items():
         cmd += ["-rd", f"{k}={v}"]
-    env = dict(os.environ, KLAYOUT_HOME=str(private_home(tmp)))
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    full_env = dict(os.environ, KLAYOUT_HOME=str(private_home(tmp)))
+    full_env.update(env or {})
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=full_env)
 
 
-def run_cases(script: Path, tmp: Path, **defs) -> dict:
+def run_cases(script: Path, tmp: Path, env: dict | None = None, **defs) -> dict:
     """Run a KLayout-side case script that writes a JSON dict to the file given as `out`."""
     out = tmp / (script.stem + ".json")
-    proc = run_batch(script, tmp, out=out, **defs)
+    out.unlink(missing_ok=True)
+    proc = run_batch(script, tmp, env=env, out=out, **defs)
     if not out.exists():
         raise AssertionError(f"KLayout case script failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return json.loads(out.read_text())

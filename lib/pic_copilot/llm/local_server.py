@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from ..config import data_home
+from ..config import data_home, llm_port
 from ..setup_assets import llm_model_path
 
 DEFAULT_PORT = 18765
@@ -93,6 +93,20 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _port_to_use() -> int:
+    """The port a new server listens on: the configured one (PIC_COPILOT_LLM_PORT / ``llm_port``), which
+    must be free, else the default 18765, or any free port when something else holds the default."""
+    try:
+        choice = llm_port(default=DEFAULT_PORT)
+    except ValueError as e:
+        raise LocalServerError(str(e)) from None
+    if choice.port and _port_free(choice.port):
+        return choice.port
+    if choice.explicit and choice.port:
+        raise LocalServerError(choice.in_use_message("the embedded LLM server"))
+    return _free_port()
 
 
 def _is_our_server(pid: int) -> bool:
@@ -173,7 +187,7 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     if not model.exists():
         raise LocalServerError(f"the embedded LLM model is not installed ({model} missing); run scripts/setup.sh")
     if port is None:
-        port = DEFAULT_PORT if _port_free(DEFAULT_PORT) else _free_port()
+        port = _port_to_use()
     log = data_home() / "llm-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     threads = str(max(1, min(4, os.cpu_count() or 2)))
@@ -187,6 +201,8 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            if not _port_free(port):  # taken since we looked: say which setting moves it
+                raise LocalServerError(llm_port().in_use_message("the embedded LLM server"))
             raise LocalServerError(f"the embedded LLM server exited with code {proc.returncode}; see {log}")
         if is_healthy(port, timeout=1.0):
             info = ServerInfo(pid=proc.pid, port=port, model=str(model), started_by_us=True)
