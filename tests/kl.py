@@ -20,7 +20,7 @@ def private_home(tmp: Path) -> Path:
         link.symlink_to(ROOT)
     (home / "klayoutrc").write_text(
         '<?xml version="1.0" encoding="utf-8"?>\n<config>\n'
-        " <tip-window-hidden>only-top-level-shown-by-default=3,macro-editor-basic-tips=0,editor-mode-switch-tip=0</tip-window-hidden>\n"
+        " <tip-window-hidden>only-top-level-shown-by-default=3,macro-editor-basic-tips=0,editor-mode-switch-tip=0,editor-mode=0</tip-window-hidden>\n"
         " <macro-editor-stop-on-exception>false</macro-editor-stop-on-exception>\n</config>\n")
     return home
 
@@ -47,14 +47,15 @@ def run_cases(script: Path, tmp: Path, env: dict | None = None, **defs) -> dict:
 
 
 def run_gui(script: Path, tmp: Path, display: str, env: dict | None = None, timeout: float = 180,
-            **defs) -> tuple[dict, subprocess.CompletedProcess | None]:
-    """Run the KLayout GUI (editing mode) with the package installed and ``-r script``.
+            editing: bool = True, **defs) -> tuple[dict, subprocess.CompletedProcess | None]:
+    """Run the KLayout GUI (editing mode, or viewer mode with ``editing=False``) with the package
+    installed and ``-r script``.
 
     The script writes a JSON dict to the file given as `out`. KLayout may ignore SIGTERM, so
     on timeout the process group is killed with SIGKILL.
     """
     out = tmp / (script.stem + ".json")
-    cmd = [KLAYOUT, "-e", "-r", str(script), "-rd", f"root={ROOT}", "-rd", f"out={out}"]
+    cmd = [KLAYOUT] + (["-e"] if editing else []) + ["-r", str(script), "-rd", f"root={ROOT}", "-rd", f"out={out}"]
     for k, v in defs.items():
         cmd += ["-rd", f"{k}={v}"]
     full_env = dict(os.environ, KLAYOUT_HOME=str(private_home(tmp)), DISPLAY=display,
