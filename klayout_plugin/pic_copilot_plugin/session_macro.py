@@ -230,6 +230,7 @@ def replay(steps):
         if undoable:
             view.commit()
     if view is not None:
+        view.max_hier()
         view.zoom_fit()
     if globals().get("output"):
         layout.write(output)  # noqa: F821 - from -rd output=...
