@@ -217,6 +217,7 @@ def test_settings_dialog_stores_key_and_config_and_rebuilds(gui_run):
     assert e["cred_mode"] == "0o600" and e["cred_has_key"]
     assert gui_run["dialog_key"] not in e["config_text"]
     assert 'provider = "openai"' in e["config_text"] and "max_rounds = 4" in e["config_text"]
+    assert "llm_port = 19123" in e["config_text"] and "endpoint_port = 19124" in e["config_text"]
     assert "[agents.planner]" in e["config_text"] and 'model = "small-planner"' in e["config_text"]
     assert "[generators.layout]" in e["config_text"]
     assert e["key_field_cleared"] and "A key is stored" in e["key_state"]

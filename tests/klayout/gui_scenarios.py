@@ -364,6 +364,8 @@ def sc_settings(r):
     dlg.agent_models["planner"].text = "small-planner"
     dlg.api_key.text = dialog_key  # noqa: F821
     dlg.max_rounds.value = 4
+    dlg.llm_port.value = 19123
+    dlg.endpoint_port.value = 19124
     dlg.mode.setCurrentIndex(0)
     r["env_note"] = dlg.env_note.text
     r["screenshot"] = shot("gui_settings.png", dlg.dlg)
