@@ -69,7 +69,7 @@ import pya  # noqa: E402,F401  (KLayout's own, checked above)
 from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only modules)
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
 from pic_copilot.pipeline_configs import BENCH_CONFIGS  # noqa: E402
-from pic_copilot_plugin import bridge  # noqa: E402
+from pic_copilot_plugin import bridge, drc  # noqa: E402
 
 ALL_CONFIGS = BENCH_CONFIGS
 
@@ -222,7 +222,10 @@ class LayoutHandler:
     def __call__(self, msg):
         actions = {"run_code": lambda: bridge.execute(self.session, msg["code"], workdir=self.workdir),
                    "insert_files": lambda: bridge.insert_layout_files(self.session, msg["paths"]),
-                   "undo": self.session.undo_copilot_change}
+                   "undo": self.session.undo_copilot_change,
+                   "run_deck": lambda: drc.run_deck(self.session, msg["deck"], workdir=self.workdir,
+                                                    report=msg.get("report") or "drc_report.lyrdb",
+                                                    deck_file=msg.get("deck_file") or "deck.lydrc")}
         if msg["action"] not in actions:
             return {"ok": False, "exception": {"type": "BadRequest", "message": msg["action"], "traceback": ""}}
         with _alarm(self.timeout_s):
@@ -283,7 +286,7 @@ def score(worker, task, script, workdir, opts):
     if task.mode == "interactive":
         return score_interactive(worker, task, script, workdir, timeout_s, opts["hang_margin_s"])
     aux = opts["harness_timeout_s"]
-    res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script,
+    res = worker.call("sandbox_trial", task_path=str(task.path), workdir=str(workdir), script=script, deck=task.deck,
                       timeout_s=timeout_s, setup_timeout_s=aux, check_timeout_s=aux,
                       deadline_s=timeout_s + 2 * aux + opts["hang_margin_s"])
     if res.get("harness_error"):

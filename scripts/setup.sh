@@ -2,8 +2,10 @@
 # Idempotent set-up of pic-copilot on Debian 12. Every stage checks whether its work is
 # already done and skips it; a second run takes a few seconds.
 #
-# Stages: system packages -> engine venv -> embedded LLM runtime -> embedded LLM model
+# Stages: system packages -> engine venv -> embedded LLM model -> embedded LLM runtime
 #         -> embedding model -> tool-manual databases -> KLayout salt link.
+# The LLM runtime (llama.cpp's llama-server, compiled from the pinned llama-cpp-python sdist, ~5 min
+# on 2 cores) builds in the background from the start, while the venv and the model download.
 #
 # Environment:
 #   PIC_COPILOT_HOME   shared data folder (LLM runtime + model), default ~/.local/share/pic-copilot
@@ -26,7 +28,7 @@ fail() { printf '\n[setup] FAILED: %s\n' "$*" >&2; [ -s "$LOG" ] && { echo "--- 
 skipped() { [[ "$SKIP" == *" $1 "* ]]; }
 
 # ---------------------------------------------------------------- system packages
-APT_PKGS="klayout xvfb bubblewrap imagemagick bc python3-venv"
+APT_PKGS="klayout xvfb bubblewrap imagemagick bc python3-venv cmake ninja-build g++"
 stage system-packages
 missing=""
 for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
@@ -40,6 +42,19 @@ else
   done_ "already installed"
 fi
 KLAYOUT_VERSION="$(klayout -v 2>/dev/null | awk '{print $2}')"
+
+# ---------------------------------------------------------------- embedded LLM runtime (background)
+# needs only python3 and the build tools, so it starts now and overlaps the downloads below
+RT_OUT="$DATA/llm-runtime/setup.out"
+RT_PID=""
+if ! skipped llm; then
+  mkdir -p "$DATA/llm-runtime"
+  rt_t0=$(date +%s.%N)
+  # its own process group, so a set-up that fails elsewhere can stop the whole build
+  PYTHONPATH="$ROOT/lib" setsid python3 -m pic_copilot.setup_runtime build --data "$DATA" >"$RT_OUT" 2>&1 &
+  RT_PID=$!
+  trap '[ -n "$RT_PID" ] && kill -- -"$RT_PID" 2>/dev/null; true' EXIT
+fi
 
 # ---------------------------------------------------------------- engine venv
 stage engine-venv
@@ -55,25 +70,28 @@ else
 fi
 PY="$VENV/bin/python"
 
-# ---------------------------------------------------------------- embedded LLM runtime
-LLM_VENV="$DATA/llm-venv"
 if ! skipped llm; then
-  stage llm-runtime
-  if [ -x "$LLM_VENV/bin/python" ] && "$LLM_VENV/bin/python" -c "import llama_cpp.server" 2>/dev/null; then
-    done_ "already installed"
-  else
-    python3 -m venv "$LLM_VENV" || fail "cannot create $LLM_VENV"
-    "$LLM_VENV/bin/pip" install -q --upgrade pip >>"$LOG" 2>&1
-    echo -n "(building llama-cpp-python, ~5 min the first time) "
-    CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install -q 'llama-cpp-python[server]==0.3.36' >/dev/null \
-      || fail "installing llama-cpp-python[server]==0.3.36 failed"
-    done_ "installed"
-  fi
-
   # -------------------------------------------------------------- embedded LLM model
   stage llm-model
   "$PY" -m pic_copilot.setup_assets llm --data "$DATA" || fail "embedded LLM model could not be installed (see message above)"
   done_ "ok"
+
+  # -------------------------------------------------------------- embedded LLM runtime
+  stage llm-runtime
+  stage_t0=$rt_t0   # the time shown is the build's own, from its start in the background
+  kill -0 "$RT_PID" 2>/dev/null && echo -n "(waiting for the llama-server build, ~5 min on 2 cores the first time) "
+  rc=0; wait "$RT_PID" || rc=$?
+  RT_PID=""
+  if [ "$rc" -ne 0 ]; then
+    cat "$RT_OUT" >&2
+    LOG="$DATA/llm-runtime/build.log"
+    fail "building llama-server failed (above; full log: $LOG)"
+  fi
+  msg="$(tr -d '\n' <"$RT_OUT")"
+  # the binary must answer on this CPU: start it on a free port with the model, ask for one token
+  "$PY" -m pic_copilot.setup_runtime check --data "$DATA" --smoke >"$RT_OUT" 2>&1 \
+    || { cat "$RT_OUT" >&2; fail "llama-server was built but does not run here (above)"; }
+  done_ "$msg, $(tr -d '\n' <"$RT_OUT")"
 fi
 
 # ---------------------------------------------------------------- embedding model

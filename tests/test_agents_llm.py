@@ -8,7 +8,7 @@ import pytest
 from pic_copilot.llm import local_server
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow,
-              pytest.mark.skipif(not local_server.runtime_python().exists(),
+              pytest.mark.skipif(not local_server.runtime_available(),
                                  reason="the embedded LLM is not installed (scripts/setup.sh installs it)")]
 
 

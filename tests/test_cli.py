@@ -139,3 +139,28 @@ def test_ask_json_with_scripted_llm_and_llm_down(tmp_path):
                        capture_output=True, text=True, env=env, timeout=180)
     err = json.loads(p.stdout)["error"]
     assert p.returncode == 3 and err["kind"] == "connection" and "127.0.0.1:9" in err["message"]
+
+
+def test_run_on_a_binary_file_exits_2_with_a_message(tmp_path, capsys):
+    blob = tmp_path / "layout.gds"
+    blob.write_bytes(b"\x00\x06\x00\x02\x02X\xff\xfe binary")
+    assert cli.main(["run", str(blob), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "not a Python script" in err and "Traceback" not in err
+    latin = tmp_path / "latin1.py"
+    latin.write_bytes("print('caf\xe9')\n".encode("latin-1"))
+    assert cli.main(["run", str(latin)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_run_json_reports_the_sandbox_limit_that_stopped_the_script(tmp_path):
+    script = tmp_path / "fill.py"
+    script.write_text("for i in range(8):\n    open(f'f{i}', 'wb').write(b'x' * (8 << 20))\n")
+    env = dict(os.environ, PIC_COPILOT_SANDBOX_DISK_MB="32", PIC_COPILOT_SANDBOX_ROOT=str(tmp_path / "sb"),
+               PYTHONPATH=str(Path(cli.__file__).resolve().parents[1]))
+    p = subprocess.run([sys.executable, "-m", "pic_copilot.cli", "run", str(script), "--json"], env=env,
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 1, (p.stdout[-500:], p.stderr[-500:])
+    out = json.loads(p.stdout)
+    assert out["killed_reason"] == "disk" and not out["ok"], out
+    assert "disk" in out["stderr"], out["stderr"]

@@ -10,7 +10,7 @@ from pic_copilot.llm import local_server
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow,
               pytest.mark.skipif(KLAYOUT is None, reason="KLayout is not installed"),
-              pytest.mark.skipif(not local_server.runtime_python().exists(),
+              pytest.mark.skipif(not local_server.runtime_available(),
                                  reason="the embedded LLM is not installed (scripts/setup.sh installs it)")]
 
 

@@ -217,3 +217,129 @@ def test_anthropic_messages_api(stream):
         assert body["model"] == "claude-x" and body["stream"] is stream and SECRET not in json.dumps(body)
         if stream:
             assert "".join(t for t in seen if t) == r.text and r.prompt_tokens > 0
+
+
+# ------------------------------------------------------------------ one deadline per call (issue 13)
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "plain"])
+def test_keepalive_trickling_endpoint_ends_in_timeout_error(stream):
+    """The endpoint sends a keep-alive every 0.5 s and never answers (within 30 s): a per-read
+    timeout never trips; the call's deadline does."""
+    with ScriptedLLM([{"keepalive": 30, "keepalive_every": 0.5, "content": "late"}]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(LLMTimeoutError) as ei:
+            client_for(srv, timeout_s=3).chat(MSG, stream=stream)
+        took = time.monotonic() - t0
+        assert took < 3 + 1.5, took
+        msg = str(ei.value)
+        assert srv.base_url.rstrip("/") in msg and "PIC_COPILOT_TIMEOUT" in msg and "timeout" in msg
+
+
+def test_silent_endpoint_fails_within_the_deadline_not_attempts_times_timeout():
+    with ScriptedLLM([{"delay": 30, "content": "never"}]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(LLMTimeoutError, match="within 2 s"):
+            client_for(srv, timeout_s=2, max_retries=3).chat(MSG)
+        assert time.monotonic() - t0 < 2 + 1.5
+
+
+def test_deadline_covers_retries_and_backoff():
+    with ScriptedLLM([{"status": 503}]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(LLMServerError, match="gave up"):
+            client_for(srv, timeout_s=2, max_retries=50).chat(MSG)
+        assert time.monotonic() - t0 < 2 + 1.0
+    with ScriptedLLM([{"status": 429, "headers": {"Retry-After": "30"}}]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(LLMRateLimitError):
+            client_for(srv, timeout_s=3).chat(MSG)
+        assert time.monotonic() - t0 < 2, "a Retry-After beyond the deadline is not waited for"
+
+
+def test_an_honest_slow_answer_is_not_cut_by_the_deadline():
+    with ScriptedLLM([{"content": "s" * 40, "chunk_chars": 4, "chunk_delay": 0.2}]) as srv:
+        r = client_for(srv, timeout_s=6).chat(MSG, stream=True)
+        assert r.text == "s" * 40 and r.latency_s >= 1.5
+
+
+def test_cancel_acts_on_a_silent_endpoint():
+    with ScriptedLLM([{"delay": 20, "content": "never"}]) as srv:
+        cancel = threading.Event()
+        threading.Timer(0.5, cancel.set).start()
+        t0 = time.monotonic()
+        with pytest.raises(LLMCancelled):
+            client_for(srv, timeout_s=15).chat(MSG, cancel=cancel)
+        assert time.monotonic() - t0 < 2.0
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "plain"])
+def test_an_oversized_answer_is_refused(stream, monkeypatch):
+    from pic_copilot.llm import client as client_mod
+
+    monkeypatch.setattr(client_mod, "MAX_ANSWER_BYTES", 1 << 20)
+    with ScriptedLLM([{"content_bytes": 3 << 20}]) as srv:
+        with pytest.raises(LLMProtocolError, match="MiB"):
+            client_for(srv).chat(MSG, stream=stream)
+        assert len(srv.requests) == 1  # not retried
+
+
+@pytest.mark.parametrize("status", [400, 500])
+def test_an_endpoint_echoing_the_key_in_an_error_body_never_shows_it(status):
+    with ScriptedLLM([{"status": status, "echo_auth": True}]) as srv:
+        with pytest.raises(Exception) as ei:
+            client_for(srv, max_retries=0).chat(MSG)
+        text = str(ei.value)
+        assert "Authorization" in text and "***" in text, text
+        assert SECRET not in text
+
+
+def test_timeout_setting_from_env_and_config(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('timeout = 42\n')
+    assert load_settings(env={}, path=cfg).timeout_s == 42
+    assert load_settings(env={"PIC_COPILOT_TIMEOUT": "7.5"}, path=cfg).timeout_s == 7.5
+    assert load_settings(env={}, path=tmp_path / "none.toml").timeout_s == 180
+    with pytest.raises(ValueError, match="PIC_COPILOT_TIMEOUT"):
+        load_settings(env={"PIC_COPILOT_TIMEOUT": "soon"}, path=cfg)
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_timing_fields_are_none_when_the_endpoint_does_not_report_them(stream):
+    with ScriptedLLM([{"content": "plain answer"}]) as srv:
+        c = client_for(srv)
+        r = c.chat(MSG, stream=stream)
+        assert r.prompt_eval_tokens is None and r.cached_tokens is None
+        assert r.prompt_eval_s is None and r.gen_s is None and r.queue_s is None
+        tot = c.usage.totals()
+        assert tot["timed_calls"] == 0
+        assert all(tot[f] is None for f in ("prompt_eval_tokens", "cached_tokens", "prompt_eval_s", "gen_s", "queue_s"))
+
+
+def test_server_timings_and_cached_tokens_are_parsed():
+    from pic_copilot.llm.client import ChatResult, _finish_accounting, _server_accounting
+
+    acc = _server_accounting({"prompt_tokens": 120, "prompt_tokens_details": {"cached_tokens": 100}},
+                             {"prompt_n": 20, "cache_n": 100, "prompt_ms": 400.0, "predicted_ms": 1500.0})
+    assert acc == {"prompt_eval_tokens": 20, "cached_tokens": 100, "prompt_eval_s": 0.4, "gen_s": 1.5}
+    # OpenAI-style usage only: evaluated = prompt - cached
+    assert _server_accounting({"prompt_tokens": 50, "prompt_tokens_details": {"cached_tokens": 30}}, None) == \
+        {"cached_tokens": 30, "prompt_eval_tokens": 20}
+    assert _server_accounting({"input_tokens": 9, "cache_read_input_tokens": 4}, None) == {"cached_tokens": 4}
+    r = ChatResult(text="x", latency_s=2.5, ttft_s=2.5, **acc)
+    _finish_accounting(r, streamed=False)
+    assert r.queue_s == pytest.approx(0.6) and r.ttft_s == pytest.approx(1.0)
+
+
+def test_candidates_without_server_slots_are_concurrent_calls_with_distinct_seeds():
+    with ScriptedLLM([{"content": "candidate", "delay": 0.5}]) as srv:
+        c = client_for(srv)
+        t0 = time.monotonic()
+        rs = c.chat_candidates(MSG, 3, agent="programmer", seed=40, slot=2)
+        took = time.monotonic() - t0
+        assert [r.text for r in rs] == ["candidate"] * 3
+        assert sorted(b["seed"] for b in srv.requests) == [40, 41, 42]
+        assert all("n" not in b and "id_slot" not in b for b in srv.requests)  # not the embedded server
+        assert took < 1.4, took   # side by side, not one after the other (3 x 0.5 s)
+        assert c.usage.totals()["calls"] == 3
+        rs = c.chat_candidates(MSG, 2, temperatures=[0.2, 0.9], seed=1)
+        assert sorted(b["temperature"] for b in srv.requests[-2:]) == [0.2, 0.9]
+        with pytest.raises(ValueError):
+            c.chat_candidates(MSG, 2, temperatures=[0.2])

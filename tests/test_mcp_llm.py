@@ -18,7 +18,7 @@ from kl import KLAYOUT
 from pic_copilot.llm import local_server
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow,
-              pytest.mark.skipif(not local_server.runtime_python().exists(),
+              pytest.mark.skipif(not local_server.runtime_available(),
                                  reason="the embedded LLM is not installed (scripts/setup.sh installs it)")]
 
 REQUEST = "Create a 1x2 MMI splitter with gdsfactory and write it to mmi.gds"

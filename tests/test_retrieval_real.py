@@ -82,7 +82,7 @@ def test_glossary_terms_name_entries_that_exist_and_rank_them():
     from pic_copilot.retrieval.paths import databases_dir
 
     known = set()
-    for db in ("gdsfactory", "pya", "klayout_db", "sax"):
+    for db in ("gdsfactory", "pya", "klayout_db", "sax", "drc_ref"):
         known |= {json.loads(line)["id"].split("#")[0] for line in (databases_dir() / db / "entries.jsonl").open()}
     ids = {e for entries in Glossary.load().terms.values() for e in entries}
     assert len(ids) >= 20 and sorted(ids - known) == []
@@ -90,3 +90,29 @@ def test_glossary_terms_name_entries_that_exist_and_rank_them():
     assert [h["id"] for h in search_apis(q, db="gdsfactory", k=3)][0] == "gdsfactory.components.ring_single"
     q = "Add a rectangle 10 um wide and 5 um tall on layer 2/0 to the current cell"
     assert {"pya.DBox", "pya.Shapes.insert"} <= {h["id"].split("#")[0] for h in search_apis(q, db="pya", k=4)}
+
+
+def test_drc_ref_holds_the_installed_klayouts_drc_language():
+    """databases/drc_ref: one entry per DSL method/global function of the DRC reference (usage lines,
+    options), from the same KLayout version as pya; designer words find the rule checks."""
+    from pic_copilot.retrieval import search_apis
+    from pic_copilot.retrieval.sources.pya_help import installed_version
+
+    names = {d["name"]: d for d in api.list_databases()}
+    assert names["drc_ref"]["tool_version"] == names["pya"]["tool_version"] == (installed_version() or "0.28.5")
+    assert names["drc_ref"]["entry_count"] > 300
+    d = api.get_api_details("drc.Layer.width")
+    assert "layer.width(value [, options])" in d["content"] and "projection" in d["content"]
+    for name in ("drc.Layer.space", "drc.Layer.separation", "drc.Layer.enclosing", "drc.Layer.sized",
+                 "drc.Layer.op_and", "drc.Layer.not", "drc.global.input", "drc.global.report", "drc.global.source",
+                 "drc.Layer.polygons", "drc.Layer.edges", "drc.Layer.output", "drc.Layer.with_area"):
+        assert api.symbol_index().has(name), name
+    assert "euclidian" in api.symbol_index().params("drc.Layer.width")
+    assert api.symbol_index().has("drc.Layer.enc")   # the short form of enclosing, from its usage line
+    for q, want in (("minimum waveguide width check", "drc.Layer.width"),
+                    ("metal must enclose the via by 0.2 um", "drc.Layer.enclosing"),
+                    ("grow a layer by 0.5 um", "drc.Layer.sized"),
+                    ("spacing between shapes of two different layers", "drc.Layer.separation"),
+                    ("write a DRC deck for these rules", "drc.global.report")):
+        ids = [h["id"].split("#")[0] for h in search_apis(q, db="drc_ref", k=3)]
+        assert want in ids, (q, ids)

@@ -98,3 +98,22 @@ def test_key_from_credentials_file_is_used_and_never_written(tmp_path):
     assert "llm-auth" in out, out
     assert key not in out and key not in err
     assert _scan(tmp_path, [key], {cred}) >= 2
+
+
+def test_cli_never_prints_a_key_an_endpoint_echoes_in_an_error_body(tmp_path):
+    """`pic-copilot ask` against an endpoint that quotes the Authorization header in 400/500 bodies."""
+    key = "sk-clitest-" + secrets.token_hex(16)
+    env = dict(os.environ, PIC_COPILOT_HOME=str(tmp_path / "home"), PIC_COPILOT_CONFIG=str(tmp_path / "c.toml"),
+               PIC_COPILOT_API_KEY=key, PIC_COPILOT_MAX_ROUNDS="0", PIC_COPILOT_TIMEOUT="20",
+               PYTHONPATH=str(ROOT / "lib"))
+    for status in (400, 500):
+        with ScriptedLLM([{"status": status, "echo_auth": True}]) as llm:
+            env["PIC_COPILOT_BASE_URL"] = llm.base_url
+            for extra in ([], ["--json"]):
+                p = subprocess.run([sys.executable, "-m", "pic_copilot.cli", "ask", "draw a ring", "--mode",
+                                    "sandbox", "--config", "zero-shot", *extra], env=env, capture_output=True,
+                                   text=True, timeout=120)
+                both = p.stdout + p.stderr
+                assert p.returncode != 0 and "Authorization" in both, both[-800:]
+                assert key not in both and "***" in both
+    assert _scan(tmp_path, [key], set()) >= 1

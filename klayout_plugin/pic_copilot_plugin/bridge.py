@@ -213,6 +213,14 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
             count += c.shapes(li).size()
         layers.append({"layer": info.layer, "datatype": info.datatype, "name": info.name or "", "shapes": count})
     cells = [c.name for c in ly.each_cell()]
+    # shapes per layer in the active cell itself (not its children): what an edit changed there
+    cell_shapes = {}
+    if cell is not None:
+        for li in ly.layer_indexes():
+            n = cell.shapes(li).size()
+            if n:
+                info = ly.get_info(li)
+                cell_shapes[f"{info.layer}/{info.datatype}"] = n
     return {
         "file": session.filename or "unsaved",
         "dbu": ly.dbu,
@@ -222,6 +230,7 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
         "cells": cells[:max_cells],
         "layers": layers,
         "bbox_um": _box_um(cell.dbbox()) if cell is not None else [],
+        "cell_shapes": cell_shapes,
         "selection": session.selection(),
         "editable": ly.is_editable(),
     }

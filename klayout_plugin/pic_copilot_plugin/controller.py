@@ -9,7 +9,7 @@ import itertools
 
 import pya
 
-from . import bridge
+from . import bridge, drc
 from .engine_process import EngineProcess
 from .session_macro import SessionLog
 
@@ -215,7 +215,7 @@ class Controller:
         self.on_event(msg)
 
     def apply(self, action: str, payload: dict, request_id: str = "", texts: list[str] | None = None) -> dict:
-        """Run one bridge action on the open layout (run_code, insert_files, undo), record it in the session
+        """Run one bridge action on the open layout (run_code, insert_files, undo, run_deck), record it in the session
         log and return the bridge result. Never raises (a bridge bug must not kill KLayout's event loop)."""
         session = self.session_provider()
         if session is None:
@@ -228,6 +228,10 @@ class Controller:
                                                     description=payload.get("description") or "pic-copilot insert")
             elif action == "undo":
                 result = session.undo_copilot_change()
+            elif action == "run_deck":   # a KLayout DRC deck on the open cell: a report, the layout unchanged
+                result = drc.run_deck(session, payload.get("deck", ""),
+                                      report=payload.get("report") or "drc_report.lyrdb",
+                                      deck_file=payload.get("deck_file") or "deck.lydrc")
             else:
                 selection = session.selection()
                 result = bridge.execute(session, payload.get("code", ""),
@@ -241,7 +245,7 @@ class Controller:
             result.setdefault("note", f"not recorded for the session macro: {type(e).__name__}: {e}")
         if action != "undo":
             self.note_layout_change(result)
-        if session.view is not None:
+        if session.view is not None and action != "run_deck":   # a deck's markers keep the view
             session.view.zoom_fit()   # (new layers were added inside the bridge's transaction)
         return result
 

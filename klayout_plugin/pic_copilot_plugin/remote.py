@@ -13,6 +13,7 @@ Protocol (HTTP/1.1, one request per connection, JSON bodies; see docs/MCP.md)::
     POST /v1/run_code      {"code": "...", "workdir": "..."?}  -> bridge result
     POST /v1/insert_files  {"paths": ["/abs/a.gds", ...]}        -> bridge result
     POST /v1/undo          {}                                    -> {"ok", "message"}: undo the copilot's last change
+    POST /v1/run_deck      {"deck": "...", "report"?, "deck_file"?} -> bridge result of a KLayout DRC deck run
     GET  /v1/status                                             -> {"ok", "layout": summary or null, ...}
     header: Authorization: Bearer <token>
 
@@ -32,7 +33,7 @@ import traceback
 
 import pya
 
-from . import bridge
+from . import bridge, drc
 
 PROTOCOL_VERSION = 1
 HOST = "127.0.0.1"
@@ -324,7 +325,8 @@ class RemoteEndpoint:
             return 401, {"ok": False, "error": "missing or wrong token (read it from the discovery file)"}
         path = req.path.split("?", 1)[0]
         routes = {"/v1/status": ("GET", self._status), "/v1/run_code": ("POST", self._run_code),
-                  "/v1/insert_files": ("POST", self._insert_files), "/v1/undo": ("POST", self._undo)}
+                  "/v1/insert_files": ("POST", self._insert_files), "/v1/undo": ("POST", self._undo),
+                  "/v1/run_deck": ("POST", self._run_deck)}
         if path not in routes:
             return 404, {"ok": False, "error": f"unknown path {path}; use {', '.join(routes)}"}
         method, fn = routes[path]
@@ -381,6 +383,18 @@ class RemoteEndpoint:
             return self._no_layout()
         result = bridge.insert_layout_files(session, paths, description="pic-copilot insert (outside tool)")
         self._done("insert_files", result)
+        return 200, result
+
+    def _run_deck(self, args: dict) -> tuple[int, dict]:
+        deck = args.get("deck")
+        if not isinstance(deck, str):
+            return 400, {"ok": False, "error": "run_deck needs {\"deck\": \"...\"}"}
+        session = self._session()
+        if session is None:
+            return self._no_layout()
+        result = drc.run_deck(session, deck, report=str(args.get("report") or "drc_report.lyrdb"),
+                              deck_file=str(args.get("deck_file") or "deck.lydrc"))
+        self._done("run_deck", result)
         return 200, result
 
     def _undo(self, _args: dict) -> tuple[int, dict]:

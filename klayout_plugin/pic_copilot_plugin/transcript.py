@@ -65,6 +65,13 @@ def describe(msg: dict) -> str | None:
         r = msg.get("result") or {}
         if msg.get("action") == "undo":
             return f"[klayout] {r.get('message') or ('undone' if r.get('ok') else 'nothing undone')}"
+        if r.get("deck") is not None:   # a KLayout DRC deck ran on the open cell
+            if r.get("ok"):
+                return (f"[drc] {_short(r.get('stdout') or 'no report', 300)}"
+                        + (" (in the marker browser)" if r.get("report_shown") else "")
+                        + (f"\n    deck: {r.get('deck_path')}" if r.get("deck_path") else ""))
+            exc = r.get("exception") or {}
+            return f"[drc] the deck failed: {_short(exc.get('message', ''), 300)}"
         if r.get("ok"):
             ch = r.get("changes") or {}
             text = (f"[klayout] ran on the open layout: cells added {ch.get('cells_added', [])}, "

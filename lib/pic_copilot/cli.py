@@ -342,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     from .remote_client import RemoteError
     from .retrieval import RetrievalError
 
+    from .redact import scrub_streams
+
+    scrub_streams()  # whatever is printed (errors an endpoint echoed included) never shows a key
     ap = build_parser()
     try:
         args = ap.parse_args(argv)

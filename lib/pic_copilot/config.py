@@ -9,8 +9,11 @@ Environment variables:
     PIC_COPILOT_MODEL      model name sent to the endpoint
     PIC_COPILOT_CONFIG     path of the config file (default ~/.config/pic-copilot/config.toml)
     PIC_COPILOT_HOME       shared data folder (embedded LLM runtime + model, history)
+    PIC_COPILOT_LLM_THREADS CPU threads of the embedded LLM server (default: the cores, 1 if busy at start)
     PIC_COPILOT_SEED       sampling seed sent with every LLM call (reproducible runs)
     PIC_COPILOT_MAX_ROUNDS evaluator feedback rounds
+    PIC_COPILOT_TIMEOUT    deadline of one LLM call in seconds: connect, every read and every
+                           retry together (config key ``timeout``; default 180)
     PIC_COPILOT_LLM_PORT   127.0.0.1 port of the embedded LLM server (config key ``llm_port``;
                            default 18765; see :func:`llm_port`)
     PIC_COPILOT_ENDPOINT_PORT  127.0.0.1 port of the endpoint KLayout opens for external agents
@@ -23,6 +26,7 @@ Config file (TOML)::
     model = "some-model"
     max_rounds = 3
     mode = "interactive"
+    timeout = 180          # seconds one LLM call may take in all (PIC_COPILOT_TIMEOUT)
     llm_port = 18765        # the embedded LLM server (PIC_COPILOT_LLM_PORT)
     endpoint_port = 0       # KLayout's endpoint for external agents, 0 = any free port
     [agents.planner]
@@ -89,7 +93,11 @@ class Settings:
         model: default model name.
         temperature: default sampling temperature.
         max_tokens: default completion limit.
-        timeout_s: per-request read timeout.
+        timeout_s: deadline of one LLM call (connect + all reads + all retries), seconds.
+            180 s: the embedded 1.5B model on 2 cores needs 20-60 s for a long answer (about
+            2 min when the machine is busy), so an honest answer fits, while a dead or
+            trickling endpoint holds the panel for at most 3 minutes (it was ~12 min of
+            4 attempts x 180 s, and forever for an endpoint that trickled keep-alives).
         connect_timeout_s: connection timeout.
         max_retries: retries on 429, 5xx and connection errors.
         max_rounds: evaluator feedback rounds.
@@ -192,7 +200,20 @@ def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -
     s = Settings(agents=agents, generator_databases=_generator_databases(data))
     simple = {k: data[k] for k in ("provider", "base_url", "model", "temperature", "max_tokens", "timeout_s",
                                    "connect_timeout_s", "max_retries", "max_rounds", "mode") if k in data}
+    if "timeout" in data:
+        simple["timeout_s"] = data["timeout"]
     s = replace(s, **simple)
+    if env.get("PIC_COPILOT_TIMEOUT"):
+        try:
+            s = replace(s, timeout_s=float(env["PIC_COPILOT_TIMEOUT"]))
+        except ValueError:
+            raise ValueError(f"PIC_COPILOT_TIMEOUT must be a number of seconds, not {env['PIC_COPILOT_TIMEOUT']!r}") from None
+    try:
+        s = replace(s, timeout_s=float(s.timeout_s))
+    except (TypeError, ValueError):
+        raise ValueError(f"config 'timeout' must be a number of seconds, not {s.timeout_s!r}") from None
+    if s.timeout_s <= 0:
+        raise ValueError(f"the LLM deadline must be positive (PIC_COPILOT_TIMEOUT / config 'timeout'): {s.timeout_s}")
 
     base_url = env.get("PIC_COPILOT_BASE_URL") or env.get("OPENAI_BASE_URL")
     provider = env.get("PIC_COPILOT_PROVIDER")

@@ -24,39 +24,7 @@ from .pipeline_io import Outcome, Request
 EXEC_TIMEOUT_S = 600.0
 
 
-def known_secrets(settings: Settings | None = None) -> list[str]:
-    """API keys this process knows (settings, environment, credentials file): never to be written anywhere."""
-    from .config import read_api_key_file
-
-    keys = {os.environ.get(v, "") for v in ("PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
-    keys.add(read_api_key_file())
-    if settings is not None:
-        keys.add(settings.api_key)
-    return sorted((k for k in keys if k and len(k) >= 4), key=len, reverse=True)
-
-
-def scrub(text: str, secrets: list[str]) -> str:
-    for k in secrets:
-        if k in text:
-            text = text.replace(k, "***")
-    return text
-
-
-class ScrubbingStream:
-    """A text stream wrapper that masks secrets (the engine's stderr: an endpoint may echo a key)."""
-
-    def __init__(self, stream, secrets: list[str]):
-        self._stream = stream
-        self.secrets = secrets
-
-    def write(self, text):
-        return self._stream.write(scrub(text, self.secrets))
-
-    def flush(self):
-        self._stream.flush()
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
+from .redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - the one scrubber
 
 
 class Channel:
@@ -119,6 +87,9 @@ class PluginBridge:
 
     def undo(self) -> dict:
         return self._call("undo", {})
+
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        return self._call("run_deck", {"deck": deck, "report": report, "deck_file": deck_file})
 
 
 class CancelledError(RuntimeError):
@@ -348,6 +319,7 @@ class Engine:
 
     def _run_code(self, job: dict) -> None:
         """``run``: execute the given script in the sandbox (no LLM) and report it with previews."""
+        from .drc_deck import is_deck, run_deck_in_sandbox
         from .execution import run_in_sandbox
 
         msg = job["msg"]
@@ -355,7 +327,10 @@ class Engine:
         io = ChannelIO(self.channel, job_id, None, job["cancel"])
         try:
             io.progress("execute", "running the script in the sandbox")
-            rep = run_in_sandbox(msg["code"], timeout_s=float(msg.get("timeout_s") or 120))
+            timeout = float(msg.get("timeout_s") or 120)
+            # a KLayout DRC deck runs with KLayout's DRC engine (on an empty layout: no input is given)
+            rep = run_deck_in_sandbox(msg["code"], timeout_s=timeout) if is_deck(msg["code"]) else \
+                run_in_sandbox(msg["code"], timeout_s=timeout)
             if job.get("reported"):
                 return
             rep = decorate_execution(rep)
@@ -485,6 +460,9 @@ def _answer_exec(bridge, m: dict) -> dict:
             return bridge.insert_files(list(m.get("paths") or []))
         if action == "undo":
             return bridge.undo()
+        if action == "run_deck":
+            return bridge.run_deck(m.get("deck", ""), report=m.get("report") or "drc_report.lyrdb",
+                                   deck_file=m.get("deck_file") or "deck.lydrc")
         return bridge.run_code(m.get("code", ""))
     except Exception as e:  # noqa: BLE001 - reported to the pipeline as a failed run
         return {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}

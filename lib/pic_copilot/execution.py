@@ -5,6 +5,8 @@
 - Scripts that import gdsfactory, kfactory, pip ``klayout`` or SAX run in the sandbox (the
   engine's Python). In interactive mode every GDS/OAS they write is then rewritten without
   gdsfactory metadata and inserted into the open layout by the bridge.
+- KLayout DRC decks (Ruby DSL, not Python) run with KLayout's own DRC engine: in the sandbox on
+  the run's input layout, or through the bridge on the open layout (see :mod:`pic_copilot.drc_deck`).
 
 See docs/EXECUTION_CONTEXT.md.
 """
@@ -15,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Protocol
 
+from . import drc_deck
 from .render import is_layout_file
 
 ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
@@ -29,6 +32,10 @@ class Bridge(Protocol):
 
     def undo(self) -> dict:
         """Undo the last change this bridge made to the open layout (one transaction); {"ok": bool}."""
+        ...
+
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        """Run a DRC deck on the open layout's active cell and show its report (see drc_deck)."""
         ...
 
 
@@ -69,16 +76,30 @@ def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[s
     """
     from .sandbox.gds_compat import strip_metadata
 
+    from .render import job_file_copy
+
     paths = []
     for f in files:
         rel = f.get("path", "")
-        if not is_layout_file(rel):
+        if not is_layout_file(rel) or f.get("kind") in ("symlink", "special"):
             continue
-        src = Path(workdir) / rel
+        # the job chose what this name is: copy it without following links first
+        raw = job_file_copy(workdir, rel, out_dir / ("raw-" + Path(rel).name))
         dst = out_dir / (Path(rel).stem + ".gds")
-        strip_metadata(src, dst)
+        strip_metadata(raw, dst)
+        raw.unlink(missing_ok=True)
         paths.append(str(dst))
     return paths
+
+
+def input_files(inputs: dict | None) -> dict | None:
+    """Request.inputs (name -> path of a prepared file) as the sandbox wants them: a ``str`` value
+    that names an existing file becomes a Path (the sandbox writes a plain ``str`` as the file's
+    content, so a benchmark task's prepared in.gds arrived as the text of its path)."""
+    if not inputs:
+        return inputs
+    return {k: (Path(v) if isinstance(v, str) and Path(v).is_absolute() and Path(v).is_file() else v)
+            for k, v in inputs.items()}
 
 
 def changed_layout(rep: dict) -> bool:
@@ -88,7 +109,8 @@ def changed_layout(rep: dict) -> bool:
 
 
 def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
-            emit: Callable[[str], None] | None = None, inputs: dict | None = None) -> dict:
+            emit: Callable[[str], None] | None = None, inputs: dict | None = None,
+            expected_files: list[str] | tuple = ()) -> dict:
     """Run a script where it belongs and return one execution report.
 
     Args:
@@ -98,12 +120,18 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         timeout_s: wall-time limit for sandbox runs.
         emit: optional progress callback (one line of text).
         inputs: files copied into the sandbox work directory first (name -> path or content).
+        expected_files: files the designer named (a DRC deck's file and report names come from them).
 
     Returns:
-        dict with where ("klayout", "sandbox" or "sandbox+insert"), ok, stdout, stderr, exception,
-        and the bridge's changes/summary or the sandbox's files.
+        dict with where ("klayout", "sandbox", "sandbox+insert" or, for a DRC deck on the open
+        layout, "klayout-drc"), ok, stdout, stderr, exception, and the bridge's changes/summary or
+        the sandbox's files (a deck adds ``deck``: its file, input, report and marker counts).
     """
     say = emit or (lambda _msg: None)
+    inputs = input_files(inputs)
+    if drc_deck.is_deck(code):
+        return drc_deck.execute_deck(code, mode, bridge, timeout_s=timeout_s, emit=emit, inputs=inputs,
+                                     expected_files=expected_files)
     if mode == "interactive" and bridge is None:
         raise ValueError("interactive mode needs a KLayout bridge (open KLayout, or use --mode sandbox)")
     if mode == "interactive" and not needs_engine_python(code):

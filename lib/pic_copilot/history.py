@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .config import Settings, data_home
+from .redact import known_secrets, scrub
 
 
 def history_dir() -> Path:
@@ -94,9 +95,7 @@ class RunRecord:
 
     # -- persistence
     def _scrub(self, text: str) -> str:
-        if self._secret and len(self._secret) >= 4:
-            text = text.replace(self._secret, "***")
-        return text
+        return scrub(text, known_secrets(extra=[self._secret] if self._secret else []))
 
     def write(self) -> None:
         """Persist the record atomically; never raises (a full disk must not break the request)."""

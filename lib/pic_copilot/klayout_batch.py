@@ -102,5 +102,10 @@ class KlayoutBatchBridge:
         """Insert GDS/OAS files (written without gdsfactory metadata) under the active cell."""
         return self._call({"action": "insert_files", "paths": [str(p) for p in paths]})
 
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        """Run a KLayout DRC deck on the layout's top cell; the deck and report stay in the work folder."""
+        return self._call({"action": "run_deck", "deck": deck, "report": report, "deck_file": deck_file,
+                           "workdir": str(self.workdir)})
+
     def close(self) -> None:
         shutil.rmtree(self._tmp, ignore_errors=True)

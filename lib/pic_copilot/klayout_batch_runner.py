@@ -1,7 +1,8 @@
 """Runs inside ``klayout -b`` for KlayoutBatchBridge (stdlib + pya only, KLayout's Python 3.11).
 
 Globals from -rd: root (package root), layout_file (GDS kept between calls; created if missing),
-request (JSON file: {"action": "run_code"|"insert_files", "code"?, "paths"?, "workdir"?}), out (result JSON file).
+request (JSON file: {"action": "run_code"|"insert_files"|"run_deck", "code"?, "paths"?, "deck"?, "report"?,
+"deck_file"?, "workdir"?}), out (result JSON file).
 """
 import json
 import os
@@ -24,6 +25,11 @@ try:
     session = bridge.Session(ly, manager=mgr, filename=layout_file)  # noqa: F821
     if req["action"] == "run_code":
         result = bridge.execute(session, req["code"], workdir=req.get("workdir") or None)
+    elif req["action"] == "run_deck":
+        from pic_copilot_plugin import drc  # noqa: E402
+
+        result = drc.run_deck(session, req["deck"], workdir=req.get("workdir") or None,
+                              report=req.get("report") or "drc_report.lyrdb", deck_file=req.get("deck_file") or "deck.lydrc")
     else:
         result = bridge.insert_layout_files(session, req["paths"])
     if result.get("ok"):

@@ -19,6 +19,7 @@ stderr while it serves, so stray prints and child processes cannot corrupt the s
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import uuid
 from typing import Annotated, Any, Literal
@@ -254,6 +255,10 @@ async def generate_script(
             raise ToolError(f"interactive mode needs the designer's KLayout: {e}") from None
 
     def send(step: int, message: str) -> None:
+        from .redact import scrub
+
+        message = scrub(message)
+
         async def _notify():
             await ctx.report_progress(step, None, message)
             await ctx.info(message)
@@ -377,26 +382,59 @@ async def fix_script(
                                     "usage", "record")} | {"execution": execution_summary(ans.get("execution"))
                                                            if ans.get("execution") else None, "mode": mode}
 
+def _scrubbed(fn):
+    """A tool whose answers and error texts never show an API key (an LLM endpoint may echo one)."""
+    import functools
+
+    from .redact import scrub, scrub_obj
+
+    import inspect
+
+    if inspect.iscoroutinefunction(fn):
+        @functools.wraps(fn)
+        async def atool(*args, **kwargs):
+            try:
+                return scrub_obj(await fn(*args, **kwargs))
+            except ToolError as e:
+                raise ToolError(scrub(str(e))) from None
+            except Exception as e:  # noqa: BLE001 - reported to the client as a tool error, scrubbed
+                raise ToolError(scrub(f"{type(e).__name__}: {e}")) from None
+        return atool
+
+    @functools.wraps(fn)
+    def tool(*args, **kwargs):
+        try:
+            return scrub_obj(fn(*args, **kwargs))
+        except ToolError as e:
+            raise ToolError(scrub(str(e))) from None
+        except Exception as e:  # noqa: BLE001 - reported to the client as a tool error, scrubbed
+            raise ToolError(scrub(f"{type(e).__name__}: {e}")) from None
+
+    return tool
+
 
 def build_server(log_level: str = "WARNING") -> MCPServer:
     """The MCP server with its six tools."""
     server = MCPServer("pic-copilot", title="pic-copilot", version=__version__, instructions=INSTRUCTIONS,
                        log_level=log_level)
     ro = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    server.add_tool(search_apis, title="Search the installed tools' APIs", annotations=ro)
-    server.add_tool(get_api_details, title="Details of one API", annotations=ro)
-    server.add_tool(run_code, title="Run a design script", annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
-    server.add_tool(generate_script, title="Generate a checked design script",
+    server.add_tool(_scrubbed(search_apis), title="Search the installed tools' APIs", annotations=ro)
+    server.add_tool(_scrubbed(get_api_details), title="Details of one API", annotations=ro)
+    server.add_tool(_scrubbed(run_code), title="Run a design script", annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
+    server.add_tool(_scrubbed(generate_script), title="Generate a checked design script",
                     annotations=ToolAnnotations(destructive_hint=False, open_world_hint=True))
-    server.add_tool(explain_script, title="Explain a script or KLayout macro",
+    server.add_tool(_scrubbed(explain_script), title="Explain a script or KLayout macro",
                     annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
-    server.add_tool(fix_script, title="Fix a script or KLayout macro",
+    server.add_tool(_scrubbed(fix_script), title="Fix a script or KLayout macro",
                     annotations=ToolAnnotations(destructive_hint=False, open_world_hint=True))
     return server
 
 
 def main(log_level: str = "WARNING") -> int:
     """Serve MCP over stdio until the client closes stdin."""
+    from .redact import ScrubbingStream
+
+    sys.stderr = ScrubbingStream(sys.stderr)  # logs and tracebacks: never a key
     logging.basicConfig(level=getattr(logging, log_level, logging.WARNING), format="%(levelname)s %(name)s: %(message)s")
     build_server(log_level).run("stdio")
     return 0

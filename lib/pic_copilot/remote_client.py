@@ -149,6 +149,10 @@ class RemoteBridge:
         """Undo the copilot's last change on the open layout (never a change the designer made)."""
         return self._call("POST", "/v1/undo", {})
 
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        """Run a KLayout DRC deck on the open layout's active cell; the report opens in the marker browser."""
+        return self._call("POST", "/v1/run_deck", {"deck": deck, "report": report, "deck_file": deck_file})
+
     def close(self) -> None:
         self._client.close()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pya
 
-from .. import bridge, macro_ide, session_macro
+from .. import bridge, drc, macro_ide, session_macro
 from ..highlight import PythonHighlighter
 from .common import button, mono_font, safe, slug
 
@@ -123,6 +123,13 @@ class ScriptSection:
             return
         if bridge.Session.current_gui() is None:
             p.request_ui.open_new_layout()
+        if drc.is_deck(code):   # a KLayout DRC deck: KLayout's DRC engine on the open cell, report in the marker browser
+            result = p.controller.apply("run_deck", {"deck": code})
+            p.on_event({"type": "exec_done", "result": result})
+            exc = result.get("exception") or {}
+            p.set_status(f"Ran the DRC deck: {result.get('stdout') or 'no report'} (in the marker browser)."
+                         if result.get("ok") else f"The DRC deck failed: {exc.get('message')}", error=not result.get("ok"))
+            return
         result = p.controller.apply("run_code", {"code": code})
         p.on_event({"type": "exec_done", "result": result})
         exc = result.get("exception") or {}
@@ -155,6 +162,12 @@ class ScriptSection:
             self.panel.set_status("There is no script to keep yet.")
             return None
         title = self.panel.request_ui.last_request or "pic-copilot script"
+        if drc.is_deck(code):   # a DRC deck goes to the DRC macro folder as .lydrc (Tools > DRC lists it)
+            path = drc.save_deck(code, "copilot_" + slug(title), description=f"pic-copilot: {' '.join(title.split())[:100]}")
+            macro_ide.open_in_ide(str(path))
+            self.panel.set_status(f"Saved as the DRC deck {path.name} in KLayout's DRC macro folder ({path.parent}); "
+                                  "run it from the Macro IDE or Tools > DRC.")
+            return str(path)
         folder = macro_ide.user_macro_dir()
         name = "copilot_" + slug(title)
         path = folder / f"{name}.py"
@@ -202,11 +215,18 @@ class ScriptSection:
         if not code.strip():
             self.panel.set_status("There is no script to save yet.")
             return None
+        deck = drc.is_deck(code)
         if path is None:
-            path = pya.QFileDialog.getSaveFileName(self.panel.dock, "Save the script",
-                                                   os.path.expanduser("~/copilot_script.py"), "Python (*.py);;All files (*)")
+            path = pya.QFileDialog.getSaveFileName(
+                self.panel.dock, "Save the DRC deck" if deck else "Save the script",
+                os.path.expanduser("~/copilot_deck.lydrc" if deck else "~/copilot_script.py"),
+                "KLayout DRC deck (*.lydrc);;Plain DRC deck (*.drc);;All files (*)" if deck else "Python (*.py);;All files (*)")
         if not path:
             return None
+        if deck and str(path).lower().endswith(".lydrc"):
+            code = drc.to_lydrc(drc.deck_text(code))   # .lydrc is KLayout's XML macro format
+        elif deck and str(path).lower().endswith(".drc"):
+            code = drc.deck_text(code)
         Path(path).write_text(code)
         self.panel.set_status(f"Saved to {path}.")
         return path
@@ -308,6 +328,9 @@ class ScriptSection:
         """Report databases a script wrote in its work folder on the layout: open them in the marker browser."""
         wd = result.get("workdir")
         if not result.get("ok") or not wd or not os.path.isdir(wd):
+            return
+        if result.get("report_shown"):   # a DRC deck in the GUI: KLayout's DRC engine opened its report already
+            self.opened_reports.extend(p for p in [result.get("report_path")] if p)
             return
         for path in sorted(glob.glob(os.path.join(wd, "*.lyrdb")) + glob.glob(os.path.join(wd, "*.rdb"))):
             if path not in self.opened_reports:

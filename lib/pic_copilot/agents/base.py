@@ -134,10 +134,11 @@ def validate(obj, schema: dict, where: str) -> None:
 
 
 def extract_code(text: str) -> str:
-    """The Python code in an answer: the longest ```python block (an unclosed block counts), else the text."""
-    blocks = re.findall(r"```(?:python|py)?[ \t]*\n(.*?)```", text, re.S)
+    """The code in an answer: the longest ```python block (also ```ruby/```drc/```lydrc for a KLayout
+    DRC deck; an unclosed block counts), else the text."""
+    blocks = re.findall(r"```(?:python|py|ruby|rb|drc|lydrc)?[ \t]*\n(.*?)```", text, re.S)
     if not blocks:
-        m = re.search(r"```(?:python|py)?[ \t]*\n(.*)$", text, re.S)
+        m = re.search(r"```(?:python|py|ruby|rb|drc|lydrc)?[ \t]*\n(.*)$", text, re.S)
         if m:
             blocks = [m.group(1)]
     code = max(blocks, key=len) if blocks else text

@@ -49,6 +49,8 @@ def _exec_summary_lines(rep: dict | None) -> list[str]:
     if not s.get("ran"):
         return ["not run"]
     lines = [f"where: {s.get('where')}  ok: {s['ok']}  duration: {s.get('duration_s')} s"]
+    if s.get("killed_reason"):
+        lines.append(f"killed: {s['killed_reason']} (a sandbox limit)")
     if s.get("exception"):
         lines.append(f"exception: {s['exception']['type']}: {s['exception']['message']}")
     if s.get("stdout"):
@@ -101,8 +103,12 @@ def cmd_ask(args) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
     io = ConsoleIO(bridge=bridge, quiet=args.quiet or args.json, stream=not args.no_stream)
+    inputs, problem = _inputs(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     req = Request(id=args.id or uuid.uuid4().hex[:12], prompt=args.request, mode=mode, max_rounds=args.max_rounds,
-                  config=args.config)
+                  config=args.config, inputs=inputs)
     try:
         out = run_request(req, io, settings)
     except KeyboardInterrupt:
@@ -119,7 +125,9 @@ def cmd_ask(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.out:
-        Path(args.out).write_text(out.script)
+        from ..drc_deck import file_text
+
+        Path(args.out).write_text(file_text(out.script, args.out))   # a deck saved as .lydrc is the XML macro
     if args.json:
         from .evaluator import execution_summary
 
@@ -140,14 +148,34 @@ def cmd_ask(args) -> int:
     return 0 if out.ok else 1
 
 
+def _inputs(args) -> tuple[dict | None, str | None]:
+    """--input FILE (repeatable): files every sandbox run starts with, under their own names
+    (a DRC deck reads the first layout among them as $input)."""
+    files = {}
+    for f in getattr(args, "input", None) or []:
+        p = Path(f).resolve()
+        if not p.is_file():
+            return None, f"--input {f}: no such file"
+        files[p.name] = str(p)
+    return files or None, None
+
+
 def cmd_run(args) -> int:
     from ..execution import execute
 
     path = Path(args.file)
     try:
-        code = path.read_text()
+        data = path.read_bytes()
     except OSError as e:
-        print(f"error: cannot read {path}: {e}", file=sys.stderr)
+        print(f"error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    try:
+        if b"\0" in data:
+            raise UnicodeDecodeError("utf-8", data, data.index(b"\0"), data.index(b"\0") + 1, "NUL byte")
+        code = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(f"error: {path} is not a Python script (not UTF-8 text: {e.reason} at byte {e.start}); "
+              "pass the .py file to run", file=sys.stderr)
         return 2
     from ..remote_client import RemoteError
 
@@ -155,7 +183,11 @@ def cmd_run(args) -> int:
     try:
         if args.mode == "interactive":
             bridge = interactive_bridge(args)
-        rep = execute(code, args.mode, bridge, timeout_s=args.timeout)
+        inputs, problem = _inputs(args)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+        rep = execute(code, args.mode, bridge, timeout_s=args.timeout, inputs=inputs)
     except (RuntimeError, RemoteError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -191,6 +223,8 @@ def register(subparsers) -> None:
     a.add_argument("--batch", action="store_true",
                    help="interactive mode: use klayout -b even when a running KLayout allows external agents")
     a.add_argument("--id", help="request id (to continue with feedback in the same process)")
+    a.add_argument("--input", action="append", metavar="FILE",
+                   help="sandbox mode: a file every run starts with (repeatable; a DRC deck checks the first layout)")
     a.add_argument("--quiet", action="store_true", help="no progress output")
     a.add_argument("--no-stream", action="store_true", help="do not echo streamed LLM text")
     a.set_defaults(func=cmd_ask)
@@ -202,5 +236,7 @@ def register(subparsers) -> None:
     r.add_argument("--batch", action="store_true",
                    help="interactive mode: use klayout -b even when a running KLayout allows external agents")
     r.add_argument("--timeout", type=float, default=120)
+    r.add_argument("--input", action="append", metavar="FILE",
+                   help="sandbox mode: a file the script starts with (repeatable; a DRC deck checks the first layout)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_run)

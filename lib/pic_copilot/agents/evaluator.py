@@ -56,6 +56,8 @@ def execution_summary(rep: dict | None) -> dict:
            "exit_code": rep.get("exit_code"), "duration_s": rep.get("duration_s"),
            "exception": {"type": exc.get("type"), "message": _tail(exc.get("message"), 400)} if exc else None,
            "stdout": _tail(rep.get("stdout"), OUT_CHARS), "stderr": _tail(rep.get("stderr"), 300), "files": files}
+    if rep.get("killed_reason"):  # timeout, memory, disk, pids, cpu, file-size, worker-died, signal:...
+        out["killed_reason"] = rep["killed_reason"]
     if rep.get("changes") is not None:
         out["changes"] = rep.get("changes")
     if rep.get("inserted_cells"):
@@ -67,6 +69,8 @@ def execution_text(rep: dict) -> str:
     """Execution evidence as prompt text (short)."""
     s = execution_summary(rep)
     parts = ["ok" if s["ok"] else "FAILED"]
+    if s.get("killed_reason"):
+        parts.append(f"stopped by the sandbox's {s['killed_reason']} limit")
     if s.get("exception"):
         parts.append(f"{s['exception']['type']}: {s['exception']['message']}")
     if s.get("stdout"):
@@ -221,6 +225,10 @@ def requested_values(prompt: str) -> list[tuple[str, float]]:
 def _constants(script: str) -> list | None:
     """The literal values of a script (numbers, strings, ...), or None when it does not parse
     (syntax errors are the static check's job)."""
+    from .. import drc_deck
+
+    if drc_deck.is_deck(script):   # a KLayout DRC deck: its numbers and strings, read without Python's parser
+        return drc_deck.literals(script)
     try:
         tree = ast.parse(script)
     except SyntaxError:
@@ -276,6 +284,17 @@ def missing_names(prompt: str, script: str) -> dict | None:
     A small model copies an example that names the cell after the device (straight_L25_...)
     and its evaluator accepts that; the name in the request is cheap evidence against it.
     """
+    from .. import drc_deck
+
+    if drc_deck.is_deck(script):   # a KLayout DRC deck: the designer's rule names are its report categories
+        missing = drc_deck.missing_rule_names(prompt, script)
+        if not missing:
+            return None
+        return decision("revise", "programmer",
+                        f"The designer named the rule(s) {', '.join(missing)}, but no check of the deck is sent to the "
+                        f"report under {'this name' if len(missing) == 1 else 'these names'}: write each rule as "
+                        f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>") with the exact name.',
+                        "names")
     wanted = requested_cell_names(prompt)
     consts = _constants(script) if wanted else None
     if consts is None:
@@ -299,8 +318,11 @@ def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_chec
     """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept,
     and so does an objection about files that the evidence refutes (see :func:`contradicted_by_run`)."""
     checks = "\n".join(f"- {c.name}: {c.prompt}" for c in review_checks) or "(none)"
+    from .. import drc_deck
+
+    lang = "ruby" if drc_deck.is_deck(script) else "python"   # a KLayout DRC deck is no Python script
     user = prompts.render("evaluator_user", prompt=prompt, script=script.rstrip()[:3000], execution=execution_text(rep),
-                          checks=checks)
+                          checks=checks, lang=lang)
     ans = agent.ask_json(client, user, SCHEMA, cancel=cancel, max_tokens=250, with_memory=False)
     instr = (ans.get("instructions") or "").strip()
     if ans["decision"] == "revise" and len(instr) >= 12:

@@ -32,6 +32,7 @@ from . import checks as checks_mod
 from . import evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from .generators import ScriptGenerator, check_databases, Synthesizer, describe_hits
+from . import deck_generator
 
 CONFIGS = PIPELINE_CONFIGS
 #: configurations that use the observed behaviour of the installed APIs (pic_copilot.explore)
@@ -54,7 +55,7 @@ class Session:
 
     def generator(self, domain: str) -> ScriptGenerator:
         if domain not in self.generators:
-            self.generators[domain] = ScriptGenerator(domain, self.mode, databases=self.databases.get(domain))
+            self.generators[domain] = deck_generator.make_generator(domain, self.mode, databases=self.databases.get(domain))
         return self.generators[domain]
 
 
@@ -245,7 +246,8 @@ class _Run:
         t0 = time.monotonic()
         try:
             rep = execute(script, self.req.mode, getattr(self.io, "bridge", None),
-                          emit=lambda m: self.progress("execute", m), inputs=self.req.inputs)
+                          emit=lambda m: self.progress("execute", m), inputs=self.req.inputs,
+                          expected_files=self.expected_files())
         except ValueError:
             raise
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
@@ -373,7 +375,8 @@ class _Run:
         domain = self.plan["subtasks"][0]["domain"]
         cfg = prompts.domains()
         system = prompts.render("programmer", domain_title=cfg[domain]["title"], versions=cfg["versions"]["text"],
-                                domain_rules="", mode_rules=cfg["modes"][req.mode]["rules"].strip())
+                                domain_rules="", mode_rules=cfg["modes"][req.mode]["rules"].strip()) \
+            if domain != deck_generator.DOMAIN else deck_generator.system_prompt(req.mode, with_rules=False)
         examples: tuple = ()
         docs: list[dict] = []
         if self.cfg == "icl-rag":

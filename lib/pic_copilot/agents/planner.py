@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 
+from .. import drc_deck
 from . import prompts
 from .base import Agent
 
@@ -46,7 +47,7 @@ def context_text(layout_context: dict | None) -> str:
     return text
 
 
-_FILE = re.compile(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html)\b")
+_FILE = re.compile(r"[\w\-./]+\.(?:gds|oas|csv|json|txt|png|lyrdb|rdb|npz|npy|html|lydrc|drc)\b")
 # "... of in.gds", "read design.gds", "convert chip.gds to ...": the file is read, not written
 _READ_BEFORE = re.compile(r"(\bof|\bfrom|\bon|\bread\w*|\bload\w*|\bopen\w*|\bconvert\w*|\bimport\w*)"
                           r"\s+(?:the\s+)?(?:(?:gds|oasis|layout|file|csv|json)\s+)*$", re.IGNORECASE)
@@ -115,6 +116,8 @@ def normalise(plan: dict, prompt: str, mode: str = "sandbox", inputs=()) -> dict
         subtasks = kept
     if not subtasks:
         subtasks = [{"domain": "layout", "task": prompt, "outputs": []}]
+    if drc_deck.wants_deck(prompt):
+        subtasks = deck_plan(subtasks, prompt)
     for s in subtasks:
         s.setdefault("outputs", [])
     # a file the designer named belongs to the step whose text mentions it (small models often
@@ -126,6 +129,16 @@ def normalise(plan: dict, prompt: str, mode: str = "sandbox", inputs=()) -> dict
                 owner["outputs"].append(name)
     return {"thoughts": plan.get("thoughts", ""), "composite": len(subtasks) > 1, "subtasks": subtasks,
             "requested_files": wanted}
+
+
+def deck_plan(subtasks: list[dict], prompt: str) -> list[dict]:
+    """A request for a KLayout DRC deck is one ``drc_deck`` step: its result is the deck itself, which
+    cannot be merged with Python steps. A small planner calls it "drc" (a Python check) or splits the
+    rules into steps; the deck step keeps the planner's wording when it wrote one deck/drc step."""
+    own = [s for s in subtasks if s.get("domain") in ("drc_deck", "drc")]
+    task = own[0]["task"] if len(own) == 1 and len(subtasks) == 1 else prompt
+    outputs = [o for s in subtasks for o in s.get("outputs") or [] if o.lower().endswith((".lydrc", ".drc", ".lyrdb"))]
+    return [{"domain": "drc_deck", "task": task, "outputs": list(dict.fromkeys(outputs))}]
 
 
 def plan(agent: Agent, client, prompt: str, mode: str, layout_context: dict | None, cancel=None,
@@ -143,6 +156,8 @@ def single_plan(prompt: str, domain: str = "layout", inputs=()) -> dict:
 
 def guess_domain(prompt: str) -> str | None:
     p = prompt.lower()
+    if drc_deck.wants_deck(p):
+        return "drc_deck"
     if re.search(r"\bsax\b|s-param|spectrum|transmission|simulat", p):
         return "simulation"
     if re.search(r"\bdrc\b|design rule|min(imum)? (width|spacing)|spacing check|width check", p):

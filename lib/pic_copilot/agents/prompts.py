@@ -51,4 +51,4 @@ def domains() -> dict:
     return tomllib.loads((PROMPTS_DIR / "domains.toml").read_text())
 
 
-DOMAINS = ("layout", "drc", "simulation", "data")
+DOMAINS = ("layout", "drc", "drc_deck", "simulation", "data")

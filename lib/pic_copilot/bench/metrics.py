@@ -60,6 +60,13 @@ def classify_failure(execution: dict | None, check_passed: bool | None, generati
     if not ex.get("ok", False):
         if etype in ("SyntaxError", "IndentationError", "TabError"):
             return "syntax"
+        if etype == "DRCError":   # a KLayout DRC deck failed in KLayout's engine (Ruby)
+            msg = exc.get("message") or ""
+            if "syntax error" in msg:
+                return "syntax"
+            if "undefined method" in msg or "undefined local variable" in msg or "wrong number of arguments" in msg:
+                return "api-misuse"
+            return "runtime-error" if "wrote no report" not in msg else "wrong-result"
         if etype in API_MISUSE_TYPES:
             return "api-misuse"
         if etype in ("TypeError", "RuntimeError", "NameError") and _SIGNATURE_RE.search(exc.get("message") or ""):

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 TIERS = ("basic", "medium", "advanced")
-DOMAINS = ("layout", "drc", "simulation", "data")
+DOMAINS = ("layout", "drc", "drc_deck", "simulation", "data")
+#: a task with this domain asks for a KLayout DRC deck: its reference solution is solution.drc (deck text)
+DECK_DOMAIN = "drc_deck"
 MODES = ("sandbox", "interactive")
 REQUIRED_KEYS = ("id", "tier", "domains", "mode", "prompt")
 WRONG_FILE = "wrong.toml"
@@ -44,12 +46,14 @@ class Task:
     Attributes:
         id: unique name (equals the folder name).
         tier: "basic", "medium" or "advanced".
-        domains: subset of "layout", "drc", "simulation", "data".
+        domains: subset of "layout", "drc", "drc_deck", "simulation", "data" ("drc_deck": the result is a
+            KLayout DRC deck, see :attr:`deck`).
         mode: "sandbox" (plain engine Python in a work directory) or "interactive" (open layout in KLayout).
         prompt: the request as a designer would type it.
         timeout_s: wall-time limit for the candidate script.
         path: the task folder.
-        solution, check, setup: script texts (setup "" when absent).
+        solution, check, setup: script texts (setup "" when absent); a deck task's solution is its
+            solution.drc (the deck's text).
         wrong: name -> script text of each wrong variant (solution.py with wrong.toml's edits applied).
         wrong_why: name -> the variant's ``why`` (what makes it wrong).
     """
@@ -66,6 +70,11 @@ class Task:
     setup: str = ""
     wrong: dict = field(default_factory=dict)
     wrong_why: dict = field(default_factory=dict)
+
+    @property
+    def deck(self) -> bool:
+        """The task asks for a KLayout DRC deck: the candidate is deck text, run with KLayout's DRC engine."""
+        return DECK_DOMAIN in self.domains
 
     def digest(self) -> str:
         """A hash of everything that defines the task (a stored trial is reused only if it matches)."""
@@ -214,7 +223,8 @@ def load_task(folder: str | Path) -> Task:
     unknown = set(meta) - set(REQUIRED_KEYS) - {"timeout_s", "notes"}
     if unknown:
         raise TaskError(f"task {folder}: unknown keys in task.toml: {', '.join(sorted(unknown))}")
-    solution = _read(folder / "solution.py", True, folder)
+    # a DRC-deck task's reference solution is the deck itself (KLayout DRC language, plain text)
+    solution = _read(folder / ("solution.drc" if DECK_DOMAIN in doms else "solution.py"), True, folder)
     check = _read(folder / "check.py", True, folder)
     setup = _read(folder / "setup.py", False, folder)
     wrong, wrong_why = load_wrong_variants(folder, solution)

@@ -3,7 +3,8 @@
 benchmark/bench.py runs inside KLayout, where gdsfactory must never be imported. Everything that
 needs the engine's Python runs here, in a child process of the KLayout driver:
 
-- ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox;
+- ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox (a
+  DRC-deck task's candidate is a deck: written as deck.lydrc and run by KLayout's DRC engine on in.gds);
 - ``execute``: an interactive candidate through :func:`pic_copilot.execution.execute`, exactly as
   the GUI does it (pya-only scripts come back to KLayout, gdsfactory scripts run in the sandbox and
   their GDS files are inserted by KLayout);
@@ -13,7 +14,7 @@ needs the engine's Python runs here, in a child process of the KLayout driver:
 Protocol (one JSON object per line). Driver → worker: ``{"op", "id", ...}`` and
 ``{"type": "exec_result", "exec_id", "result"}``. Worker → driver: ``{"type": "reply", "id", "result"}``,
 ``{"type": "error", "id", "message", "traceback"}``, and while an op runs, zero or more
-``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files", "code"|"paths"}`` that the
+``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files"|"undo"|"run_deck", "code"|"paths"|"deck"}`` that the
 driver answers with ``exec_result`` (the bridge result of running it on its open layout).
 The worker writes nothing else to stdout (library output is redirected to stderr).
 """
@@ -86,6 +87,9 @@ class PipeBridge:
     def undo(self) -> dict:
         return self._call("undo")
 
+    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
+        return self._call("run_deck", deck=deck, report=report, deck_file=deck_file)
+
 
 # ---------------------------------------------------------------------------------------- ops
 def op_hello(msg, stdin):
@@ -96,6 +100,16 @@ def op_hello(msg, stdin):
 def _sandbox():
     from pic_copilot.sandbox import default_sandbox
     return default_sandbox()
+
+
+def _write_host_file(path: Path, text: str) -> None:
+    """Write a file into a folder a sandboxed script also wrote: whatever the script left under
+    that name (a directory, a link) is replaced, never followed."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
 
 
 def op_sandbox_trial(msg, stdin):
@@ -116,13 +130,24 @@ def op_sandbox_trial(msg, stdin):
             return out
         (work / "script.py").unlink(missing_ok=True)
     t0 = time.monotonic()
-    r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
-    cand = _slim(r.to_dict())
+    deck = bool(msg.get("deck"))
+    if deck:   # a DRC-deck task: the candidate is a deck, written as deck.lydrc and run by KLayout's DRC engine
+        from pic_copilot.drc_deck import run_deck_in_sandbox
+
+        layouts = sorted(p.name for p in work.iterdir() if p.suffix.lower() in (".gds", ".oas"))
+        cand = _slim(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
+                                         input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
+                                         sandbox=sb))
+    else:
+        r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
+        cand = _slim(r.to_dict())
     cand["wall_s"] = round(time.monotonic() - t0, 3)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
-    (work / "_outcome.json").write_text(json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
-    chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)))
+    _write_host_file(work / "_outcome.json", json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
+    # a deck task's check runs the deck with the KLayout binary: KLayout needs the worker's pid namespace
+    chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)),
+                 pid_namespace=not deck)
     out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": _clip(chk.stdout, 1500),
                     "stderr": _clip(chk.stderr, 1500), "timed_out": chk.timed_out}
     (work / "script.py").unlink(missing_ok=True)

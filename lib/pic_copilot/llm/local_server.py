@@ -1,8 +1,20 @@
-"""The embedded default LLM: a llama.cpp OpenAI-compatible server on 127.0.0.1.
+"""The embedded default LLM: llama.cpp's OpenAI-compatible ``llama-server`` on 127.0.0.1.
 
 The server is started on demand, reused when one is already healthy (by any process that
 left its state file), and stopped only when asked. Its state lives in
-``<data home>/llm-server.json``: pid, port, model path, who started it.
+``<data home>/llm-server.json``: pid, port, model path, runtime, slots.
+
+Runtime: the ``llama-server`` binary that ``scripts/setup.sh`` builds from the llama.cpp source in
+the pinned llama-cpp-python sdist (:mod:`pic_copilot.setup_runtime`, verified by its stamp, no
+network). It runs :data:`N_SLOTS` parallel slots with continuous batching: concurrent clients (panel,
+command line, MCP, several candidates of one prompt) run side by side or queue for a slot, and none
+cuts another off; each slot keeps its own prompt cache, and idle slots' prompts are kept in RAM
+(``--cache-ram``) to be restored when a later prompt shares their prefix. docs/RUNTIME.md has the
+measurements behind these choices.
+
+A machine set up before the switch still has llama-cpp-python's server (``<data home>/llm-venv``);
+it is used only while no verified ``llama-server`` is installed, and a running one is replaced by
+``llama-server`` on the next start once that is installed.
 """
 from __future__ import annotations
 
@@ -22,7 +34,11 @@ from ..config import data_home, llm_port
 from ..setup_assets import llm_model_path
 
 DEFAULT_PORT = 18765
-N_CTX = 8192
+N_CTX = 8192          # context of one request (one slot)
+N_SLOTS = 4           # parallel slots: three candidates of one prompt plus one other client
+CACHE_RAM_MIB = 2048  # RAM for the prompts of idle slots (an 8k-token prompt's state is ~230 MB)
+LLAMA_SERVER = "llama-server"
+LEGACY = "llama-cpp-python"
 
 
 class LocalServerError(RuntimeError):
@@ -37,6 +53,8 @@ class ServerInfo:
     port: int
     model: str
     started_by_us: bool = False
+    runtime: str = LLAMA_SERVER
+    slots: int = 1
 
     @property
     def base_url(self) -> str:
@@ -48,8 +66,69 @@ def _state_file() -> Path:
 
 
 def runtime_python() -> Path:
-    """The python of the venv that holds llama-cpp-python[server]."""
+    """The python of the venv that holds llama-cpp-python[server] (the runtime before issue 14)."""
     return data_home() / "llm-venv" / "bin" / "python"
+
+
+def installed_runtime() -> tuple[str, Path] | None:
+    """The runtime to start: ("llama-server", binary) when set-up built and verified one, else
+    ("llama-cpp-python", python) on a machine set up before the switch, else None."""
+    from ..setup_runtime import verified_binary
+
+    binary = verified_binary(data_home())
+    if binary is not None:
+        return LLAMA_SERVER, binary
+    if runtime_python().exists():
+        return LEGACY, runtime_python()
+    return None
+
+
+def runtime_available() -> bool:
+    """True if an embedded LLM runtime is installed (tests skip without one)."""
+    return installed_runtime() is not None
+
+
+def default_threads() -> int:
+    """CPU threads of the embedded server: ``PIC_COPILOT_LLM_THREADS`` if set; else the cores (at most 4)
+    when the machine is quiet at start, one thread when its cores are already busy.
+
+    llama.cpp's threads wait for each other at every step of a token: on 2 cores with other work running,
+    one thread answered 5-10x faster than two (docs/RUNTIME.md); on a quiet machine two are faster.
+    """
+    env = os.environ.get("PIC_COPILOT_LLM_THREADS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise LocalServerError(f"PIC_COPILOT_LLM_THREADS={env!r} is not a number of threads") from None
+    cores = max(1, min(4, os.cpu_count() or 2))
+    try:
+        busy = os.getloadavg()[0] > cores - 0.5
+    except OSError:
+        busy = False
+    return 1 if busy else cores
+
+
+def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | None = None,
+                         threads: int | None = None) -> list[str]:
+    """The command line of the embedded ``llama-server`` (also used by benchmark/perf/runtime_ab.py).
+
+    Args:
+        binary: the llama-server executable.
+        model: the GGUF file.
+        port: 127.0.0.1 port.
+        draft: a draft model for speculative decoding (measured slower here, see docs/RUNTIME.md).
+        threads: CPU threads (default: :func:`default_threads`).
+    """
+    t = str(threads or default_threads())
+    cmd = [str(binary), "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+           "--alias", model.stem, "--ctx-size", str(N_CTX * N_SLOTS), "--parallel", str(N_SLOTS),
+           "--no-kv-unified",   # every slot gets its own N_CTX: one long prompt cannot starve the others
+           "--threads", t, "--threads-batch", t, "--cache-ram", str(CACHE_RAM_MIB),
+           "--no-webui", "--metrics"]
+    if draft is not None:
+        cmd += ["--model-draft", str(draft), "--threads-draft", t]
+    return cmd
 
 
 def is_healthy(port: int, timeout: float = 2.0) -> bool:
@@ -116,7 +195,8 @@ def _is_our_server(pid: int) -> bool:
     except OSError:
         return False
     text = [c.decode("utf-8", "replace") for c in cmd]
-    return "llama_cpp.server" in text and any(c.startswith(str(data_home())) for c in text)
+    kind = ("llama_cpp.server" in text) or (bool(text) and Path(text[0]).name == LLAMA_SERVER)
+    return kind and any(c.startswith(str(data_home())) for c in text)
 
 
 def _recorded() -> dict | None:
@@ -144,8 +224,13 @@ def status(timeout: float = 2.0) -> ServerInfo | None:
     """
     st = _recorded()
     if st is not None and is_healthy(st["port"], timeout=timeout):
-        return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
+        return _info(st)
     return None
+
+
+def _info(st: dict, started_by_us: bool = False) -> ServerInfo:
+    return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""), started_by_us=started_by_us,
+                      runtime=st.get("runtime", LEGACY), slots=int(st.get("slots", 1)))
 
 
 def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
@@ -167,34 +252,48 @@ def start(timeout_s: float = 120.0, port: int | None = None) -> ServerInfo:
 
 def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     st = _recorded()
+    runtime = installed_runtime()
+    if st is not None and st.get("runtime", LEGACY) == LEGACY and runtime is not None and runtime[0] == LLAMA_SERVER:
+        # a server started before the switch to llama-server: replace it (its clients reconnect to the new one)
+        _log_line(f"replacing the llama-cpp-python server (pid {st['pid']}) by llama-server")
+        _stop_recorded(st)
+        st = None
     if st is not None:  # alive: wait for it rather than start a second copy that competes for the cores
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             # a server busy generating for other clients may not answer HTTP for minutes (its requests
             # queue); that it is ours, alive and accepting connections is enough: our request queues too
             if _accepts_connections(st["port"]):
-                return ServerInfo(pid=st["pid"], port=st["port"], model=st.get("model", ""))
+                return _info(st)
             if not _pid_alive(st["pid"]):
                 break
             time.sleep(0.5)
         else:
             raise LocalServerError(f"the embedded LLM server (pid {st['pid']}) is running but has not answered "
                                    f"for {timeout_s:.0f} s; see {data_home() / 'llm-server.log'}")
-    py = runtime_python()
     model = llm_model_path(data_home())
-    if not py.exists():
-        raise LocalServerError(f"the embedded LLM runtime is not installed ({py} missing); run scripts/setup.sh")
+    if runtime is None:
+        from ..setup_runtime import runtime_problem
+
+        raise LocalServerError(f"the embedded LLM runtime is not installed ({runtime_problem(data_home())}); "
+                               "run scripts/setup.sh")
     if not model.exists():
         raise LocalServerError(f"the embedded LLM model is not installed ({model} missing); run scripts/setup.sh")
     if port is None:
         port = _port_to_use()
     log = data_home() / "llm-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    threads = str(max(1, min(4, os.cpu_count() or 2)))
-    cmd = [str(py), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-           "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads,
-           # queue concurrent requests (panel, CLI, MCP share one server) instead of cutting one off
-           "--interrupt_requests", "False"]
+    kind, exe = runtime
+    if kind == LLAMA_SERVER:
+        cmd, slots = llama_server_command(exe, model, port), N_SLOTS
+    else:
+        threads = str(default_threads())
+        cmd = [str(exe), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+               "--n_ctx", str(N_CTX), "--n_threads", threads, "--n_threads_batch", threads,
+               # queue concurrent requests (panel, CLI, MCP share one server) instead of cutting one off
+               "--interrupt_requests", "False"]
+        slots = 1
+    _log_line(f"starting {kind} on port {port}: {' '.join(cmd)}")
     with open(log, "ab") as lf:
         proc = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -205,10 +304,10 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
                 raise LocalServerError(llm_port().in_use_message("the embedded LLM server"))
             raise LocalServerError(f"the embedded LLM server exited with code {proc.returncode}; see {log}")
         if is_healthy(port, timeout=1.0):
-            info = ServerInfo(pid=proc.pid, port=port, model=str(model), started_by_us=True)
-            _state_file().write_text(json.dumps({"pid": proc.pid, "port": port, "model": str(model),
-                                                 "started": time.time()}))
-            return info
+            st = {"pid": proc.pid, "port": port, "model": str(model), "runtime": kind, "slots": slots,
+                  "started": time.time()}
+            _state_file().write_text(json.dumps(st))
+            return _info(st, started_by_us=True)
         time.sleep(0.25)
     proc.kill()
     raise LocalServerError(f"the embedded LLM server did not become healthy within {timeout_s:.0f} s; see {log}")
@@ -222,11 +321,24 @@ def _reap(pid: int) -> None:
         pass
 
 
+def _log_line(text: str) -> None:
+    try:
+        with open(data_home() / "llm-server.log", "a") as f:
+            f.write(f"[pic-copilot {time.strftime('%Y-%m-%d %H:%M:%S')}] {text}\n")
+    except OSError:
+        pass
+
+
 def stop() -> bool:
     """Stop the embedded server recorded in the state file. Returns True if one was stopped."""
     st = _recorded()
     if st is None:
         return False
+    _stop_recorded(st)
+    return True
+
+
+def _stop_recorded(st: dict) -> None:
     pid = st["pid"]
     try:
         os.killpg(pid, signal.SIGTERM)
@@ -248,4 +360,3 @@ def stop() -> bool:
                 break
             time.sleep(0.1)
     _state_file().unlink(missing_ok=True)
-    return True

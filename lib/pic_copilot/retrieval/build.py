@@ -153,16 +153,34 @@ def build_database(name: str, out_root: Path | None = None, model: str = DEFAULT
     return build_from_source(name, result, out_root or databases_dir(), model, summaries, quiet, embedder, t0)
 
 
+#: databases built from the project's own files rather than an installed tool's manual
+PROJECT_DATABASES = ("cookbook",)
+
+
 def build_all(names: list[str] | None = None, out_root: Path | None = None, if_missing: bool = False, model: str = DEFAULT_MODEL,
               summaries: str = "extractive", quiet: bool = False) -> list[dict]:
+    """Build the named databases (default: every tool manual and the cookbook).
+
+    ``if_missing``: skip tool manuals that exist; the cookbook is rebuilt whenever its recipes
+    changed since its last build (content hash in its manifest), which takes seconds.
+    """
     out_root = Path(out_root or databases_dir())
-    names = names or list(SOURCES)
-    unknown = [n for n in names if n not in SOURCES]
+    names = names or [*SOURCES, *PROJECT_DATABASES]
+    known = [*SOURCES, *PROJECT_DATABASES]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise RetrievalError(f"unknown database(s) {', '.join(unknown)}; known: {', '.join(SOURCES)}")
+        raise RetrievalError(f"unknown database(s) {', '.join(unknown)}; known: {', '.join(known)}")
     done = []
     emb = None
     for n in names:
+        if n == "cookbook":
+            from . import cookbook
+
+            if if_missing and cookbook.index_is_current(out_root):
+                continue
+            emb = emb or Embedder(model)
+            done.append(cookbook.build_cookbook_db(out_root, embedder=emb, quiet=quiet))
+            continue
         if if_missing and (out_root / n / "manifest.json").exists():
             continue
         emb = emb or Embedder(model)

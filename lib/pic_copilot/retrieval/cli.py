@@ -77,7 +77,8 @@ def cmd_build(args) -> int:
     reset_cache()
     if not args.quiet:
         for m in done:
-            print(f"{m['name']}: {m['entry_count']} entries, {m['tool']} {m['tool_version']}, {m['build_seconds']} s -> {(args.out or databases_dir()) / m['name']}")
+            where = (args.out or databases_dir()) / m["name"] / ("_index" if m["name"] == "cookbook" else "")
+            print(f"{m['name']}: {m['entry_count']} entries, {m['tool']} {m['tool_version']}, {m['build_seconds']} s -> {where}")
         if not done:
             print("nothing to build (all present)")
     return 0
@@ -113,8 +114,8 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_api)
 
     p = subparsers.add_parser("build-db", help="build the tool-manual databases from the installed tools")
-    p.add_argument("names", nargs="*", help="databases to build (default: all): gdsfactory pya klayout_db sax")
-    p.add_argument("--if-missing", action="store_true", help="only build databases that do not exist yet")
+    p.add_argument("names", nargs="*", help="databases to build (default: all): gdsfactory pya klayout_db sax cookbook")
+    p.add_argument("--if-missing", action="store_true", help="only build databases that do not exist yet (and the cookbook when its recipes changed)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.add_argument("--summaries", default="extractive", choices=["extractive", "llm"])
     p.add_argument("--model", default=None, help="embedding model (default: the evaluated best)")

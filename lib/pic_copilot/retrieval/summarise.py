@@ -31,6 +31,8 @@ MODULE_CONTEXT = {
     "klayout.db": "pip klayout.db (0.30) API used in engine sandbox scripts",
     "klayout.guide": "KLayout programming guide (pya scripting)",
     "pya": "KLayout pya API",
+    "drc.guide": "KLayout DRC deck manual (writing .lydrc rule decks)",
+    "drc": "KLayout DRC deck language (Ruby DSL of .lydrc rule decks)",
 }
 
 

@@ -6,10 +6,10 @@
 
 See README.md in this folder for the isolation design.
 """
-from .runner import (RunResult, Sandbox, SandboxError, WorkerDied, default_root, default_sandbox,
-                     probe_bwrap, run_script)
+from .runner import (JobFileError, RunResult, Sandbox, SandboxError, WorkerDied, default_root, default_sandbox,
+                     probe_bwrap, read_job_file, run_script)
 from .summary import summarize_file
 from .gds_compat import strip_metadata
 
-__all__ = ["RunResult", "Sandbox", "SandboxError", "WorkerDied", "default_root", "default_sandbox",
+__all__ = ["JobFileError", "read_job_file", "RunResult", "Sandbox", "SandboxError", "WorkerDied", "default_root", "default_sandbox",
            "probe_bwrap", "run_script", "summarize_file", "strip_metadata"]

@@ -16,6 +16,7 @@ import errno
 import os
 import platform
 import resource
+import stat
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -151,10 +152,12 @@ def set_no_new_privs() -> None:
         raise _err("prctl(NO_NEW_PRIVS)")
 
 
-def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
+def unshare_job_namespaces(net: bool = True, mount: bool = True, pid: bool = True) -> list[str]:
     """New user + pid + ipc (+ net, mount) namespaces for the calling (single-threaded)
     process. The *next* child becomes pid 1 of the new pid namespace. Raises OSError if the
-    user namespace cannot be created.
+    user namespace cannot be created. ``pid=False`` keeps the worker's pid namespace (for
+    programs that look themselves up as ``/proc/<getpid()>/exe``, such as KLayout, where the
+    job's own /proc cannot be mounted).
 
     Inside, the job runs as a non-root uid (the caller's uid, or 1000 when the caller is
     root): mapping uid 0 would need CAP_SETFCAP in the parent namespace (Linux >= 5.12),
@@ -162,8 +165,11 @@ def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
     uid, gid = os.geteuid(), os.getegid()
     inner_uid = uid if uid != 0 else 1000
     inner_gid = gid if gid != 0 else 1000
-    flags = (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | (CLONE_NEWNET if net else 0)
+    flags = (CLONE_NEWUSER | (CLONE_NEWPID if pid else 0) | CLONE_NEWIPC | (CLONE_NEWNET if net else 0)
              | (CLONE_NEWNS if mount else 0))
+    # a process whose credentials changed (the worker switched uid) is not dumpable, and then
+    # its /proc/self files are root's: writing the maps below would be refused
+    _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     if _libc.unshare(flags) != 0:
         raise _err("unshare")
     with open("/proc/self/setgroups", "w") as f:
@@ -172,7 +178,7 @@ def unshare_job_namespaces(net: bool = True, mount: bool = True) -> list[str]:
         f.write(f"{inner_uid} {uid} 1\n")
     with open("/proc/self/gid_map", "w") as f:
         f.write(f"{inner_gid} {gid} 1\n")
-    return ["user", "pid", "ipc"] + (["net"] if net else []) + (["mnt"] if mount else [])
+    return ["user"] + (["pid"] if pid else []) + ["ipc"] + (["net"] if net else []) + (["mnt"] if mount else [])
 
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
@@ -185,13 +191,22 @@ def _mount(src, target, fstype, flags, data=None) -> None:
         raise _err(f"mount {target}")
 
 
-def setup_job_mounts(job_dir: str, *, tmp_mb: int = 256, shm_mb: int = 64, keep: tuple[str, ...] = ()) -> list[str]:
+def setup_job_mounts(job_dir: str, *, mode: str = "run", disk_mb: int | None = 1024, tmp_mb: int = 256,
+                     shm_mb: int = 64, keep: tuple[str, ...] = ()) -> tuple[list[str], int]:
     """In the job's own mount namespace (after ``unshare_job_namespaces(mount=True)``):
-    private size-limited tmpfs on /tmp and /dev/shm, and a tmpfs over the jobs root that
-    contains only this job's directory (bind-mounted back), so a job cannot see, read or
-    write its siblings. Folders in ``keep`` that lie under /tmp (the engine's venv and code
-    in a checkout under /tmp) are bound back (read-only, as in the outer sandbox). Returns the list of mounts made."""
-    jfd = os.open(job_dir, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    private size-limited tmpfs on /tmp and /dev/shm, and a read-only tmpfs over the jobs root
+    that holds only this job's directory, so a job cannot see, read or write its siblings nor
+    its own ``ctl`` folder (the worker's control files are never visible to the job).
+
+    ``mode="run"``: the job directory is a fresh tmpfs of ``disk_mb`` MiB holding ``work``,
+    ``home`` and ``tmp`` (the job's whole disk budget); the caller copies the real work
+    directory in and out (:func:`copy_tree_fd`, :func:`sync_tree_fd`). ``mode="summary"``:
+    only the real ``work`` folder is bound (nothing is writable). Folders in ``keep`` that
+    lie under /tmp (the engine's venv and code in a checkout under /tmp) are bound back
+    (read-only, as in the outer sandbox).
+
+    Returns (mounts made, an O_RDONLY descriptor of the real work directory)."""
+    work_fd = os.open(os.path.join(job_dir, "work"), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
     kept = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC))
             for p in sorted(set(keep)) if p.startswith("/tmp/") and os.path.isdir(p)]
     done = []
@@ -213,14 +228,144 @@ def setup_job_mounts(job_dir: str, *, tmp_mb: int = 256, shm_mb: int = 64, keep:
         os.makedirs(jobs_root, exist_ok=True)
         _mount("tmpfs", jobs_root, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
         os.mkdir(job_dir, 0o700)
-        _mount(f"/proc/self/fd/{jfd}", job_dir, None, MS_BIND | MS_REC)
+        if mode == "run":
+            size = f"size={int(disk_mb)}m," if disk_mb else ""
+            _mount("tmpfs", job_dir, "tmpfs", MS_NOSUID | MS_NODEV, f"{size}mode=0700")
+            for d in ("work", "home", "tmp"):
+                os.mkdir(os.path.join(job_dir, d), 0o700)
+            done.append(f"{job_dir} (tmpfs {disk_mb} MiB)" if disk_mb else job_dir)
+        else:
+            os.mkdir(os.path.join(job_dir, "work"), 0o700)
+            _mount(f"/proc/self/fd/{work_fd}", os.path.join(job_dir, "work"), None, MS_BIND | MS_REC)
         _mount(None, jobs_root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
         done.append(jobs_root)
+    except BaseException:
+        os.close(work_fd)
+        raise
     finally:
-        os.close(jfd)
         for _, fd in kept:
             os.close(fd)
-    return done
+    return done, work_fd
+
+
+# --- copying a job's work folder in and out of its tmpfs, through descriptors only --------
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _copy_file_at(sfd: int, dfd: int, name: str, st: os.stat_result) -> int:
+    fi = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=sfd)
+    try:
+        if not stat.S_ISREG(os.fstat(fi).st_mode):
+            return -1
+        try:
+            os.unlink(name, dir_fd=dfd)
+        except FileNotFoundError:
+            pass
+        fo = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     (st.st_mode & 0o777) | 0o600, dir_fd=dfd)
+        n = 0
+        try:
+            while True:
+                chunk = os.read(fi, 1 << 20)
+                if not chunk:
+                    break
+                view = memoryview(chunk)
+                while view:
+                    w = os.write(fo, view)
+                    view = view[w:]
+                n += len(chunk)
+            os.utime(fo, ns=(st.st_atime_ns, st.st_mtime_ns))
+        finally:
+            os.close(fo)
+        return n
+    finally:
+        os.close(fi)
+
+
+def _kind(st: os.stat_result) -> str:
+    m = st.st_mode
+    return "dir" if stat.S_ISDIR(m) else "file" if stat.S_ISREG(m) else "link" if stat.S_ISLNK(m) else "special"
+
+
+def _entries(fd: int) -> dict[str, os.stat_result]:
+    out = {}
+    with os.scandir(fd) as it:
+        for e in it:
+            try:
+                out[e.name] = os.stat(e.name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+    return out
+
+
+def sync_tree_fd(src_fd: int, dst_fd: int, *, delete: bool = True, stats: dict | None = None,
+                 depth: int = 0) -> dict:
+    """Make the directory ``dst_fd`` hold what ``src_fd`` holds: directories, regular files
+    (unchanged ones, same size and mtime, are skipped; mtimes are kept) and symlinks (copied as
+    links, never followed). FIFOs, sockets and devices are skipped and counted. Every access is
+    relative to a descriptor opened without following links, so a name swapped for a link
+    cannot redirect it. ``delete`` removes what ``src`` does not have."""
+    import shutil
+    stats = stats if stats is not None else {"files": 0, "bytes": 0, "links": 0, "skipped": 0}
+    if depth > 64:
+        stats["skipped"] += 1
+        return stats
+    src, dst = _entries(src_fd), _entries(dst_fd)
+    if delete:
+        for name, dst_st in dst.items():
+            s = src.get(name)
+            if s is not None and _kind(s) == _kind(dst_st) and _kind(s) in ("dir", "file"):
+                continue
+            if _kind(dst_st) == "dir":
+                shutil.rmtree(name, dir_fd=dst_fd)
+            else:
+                os.unlink(name, dir_fd=dst_fd)
+    for name, st in src.items():
+        kind = _kind(st)
+        if kind == "dir":
+            try:
+                os.mkdir(name, 0o700, dir_fd=dst_fd)
+            except FileExistsError:
+                pass
+            sub_s = os.open(name, _DIR_FLAGS, dir_fd=src_fd)
+            try:
+                sub_d = os.open(name, _DIR_FLAGS, dir_fd=dst_fd)
+                try:
+                    sync_tree_fd(sub_s, sub_d, delete=delete, stats=stats, depth=depth + 1)
+                finally:
+                    os.close(sub_d)
+            finally:
+                os.close(sub_s)
+        elif kind == "file":
+            d = dst.get(name) if delete else None
+            if d is not None and _kind(d) == "file" and d.st_size == st.st_size and d.st_mtime_ns == st.st_mtime_ns:
+                continue
+            n = _copy_file_at(src_fd, dst_fd, name, st)
+            if n < 0:
+                stats["skipped"] += 1
+            else:
+                stats["files"] += 1
+                stats["bytes"] += n
+        elif kind == "link":
+            target = os.readlink(name, dir_fd=src_fd)
+            try:
+                os.unlink(name, dir_fd=dst_fd)
+            except FileNotFoundError:
+                pass
+            os.symlink(target, name, dir_fd=dst_fd)
+            stats["links"] += 1
+        else:
+            stats["skipped"] += 1
+    return stats
+
+
+def copy_tree_fd(src_fd: int, dst_path: str) -> dict:
+    """Copy the tree under ``src_fd`` into the (empty) directory ``dst_path``."""
+    dfd = os.open(dst_path, _DIR_FLAGS)
+    try:
+        return sync_tree_fd(src_fd, dfd, delete=False)
+    finally:
+        os.close(dfd)
 
 
 def mount_proc() -> bool:
@@ -262,8 +407,21 @@ def effective_caps() -> int:
     return -1
 
 
+def address_space_bytes() -> int:
+    """Virtual size of the calling process (VmSize), 0 if unknown."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def set_rlimits(*, memory_mb: int | None, nproc: int | None, cpu_s: int | None,
-                fsize_mb: int | None, nofile: int | None = 1024) -> None:
+                fsize_mb: int | None, nofile: int | None = 1024, as_base_bytes: int = 0) -> None:
+    """Apply the job's rlimits. ``RLIMIT_AS`` is ``as_base_bytes`` (what the warm worker had
+    mapped when the job was forked) plus ``memory_mb``: a job may add that much address space."""
     def _set(res, v):
         if v is None:
             return
@@ -274,7 +432,7 @@ def set_rlimits(*, memory_mb: int | None, nproc: int | None, cpu_s: int | None,
         resource.setrlimit(res, (v, v))
 
     if memory_mb:
-        _set(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
+        _set(resource.RLIMIT_AS, memory_mb * 1024 * 1024 + int(as_base_bytes))
     if nproc:
         _set(resource.RLIMIT_NPROC, nproc)
     if cpu_s:
@@ -295,11 +453,13 @@ def limit_malloc_arenas(n: int = 2) -> None:
         pass
 
 
-# --- pids cgroup (needed when the host uid is 0: the kernel never applies RLIMIT_NPROC to
-# processes whose real uid is the initial root, whatever the user namespace) ---------------
-def find_pids_cgroup_base() -> str | None:
-    """Directory of the calling process's cgroup in a *writable* pids hierarchy (v1 ``pids``
-    controller, or v2 with ``pids`` available), or None."""
+# --- cgroups: a pids limit (needed when the host uid is 0: the kernel never applies
+# RLIMIT_NPROC to processes whose real uid is the initial root, whatever the user namespace)
+# and a memory limit for the whole job (RLIMIT_AS bounds one process, not the sum) ----------
+def find_cgroup_base(controller: str) -> tuple[str, str] | None:
+    """(directory, "v1" | "v2") of the calling process's cgroup in a *writable* hierarchy that
+    has ``controller`` ("pids" or "memory"): a v1 hierarchy of that controller, or the v2
+    hierarchy when the controller is enabled for its children; None if there is none."""
     try:
         mounts = open("/proc/self/mountinfo").read().splitlines()
         own = open("/proc/self/cgroup").read().splitlines()
@@ -308,7 +468,7 @@ def find_pids_cgroup_base() -> str | None:
     v1_path = v2_path = None
     for line in own:
         hid, ctrls, path = line.split(":", 2)
-        if "pids" in ctrls.split(","):
+        if controller in ctrls.split(","):
             v1_path = path
         if hid == "0":
             v2_path = path
@@ -319,33 +479,90 @@ def find_pids_cgroup_base() -> str | None:
             continue
         fstype, opts = rfields[0], rfields[2].split(",")
         mnt_root, mnt_point = fields[3], fields[4]
-        if fstype == "cgroup" and "pids" in opts and v1_path is not None:
+        if fstype == "cgroup" and controller in opts and v1_path is not None:
             rel = os.path.relpath(v1_path, mnt_root) if mnt_root != "/" else v1_path.lstrip("/")
-            base = os.path.normpath(os.path.join(mnt_point, rel))
+            base, version = os.path.normpath(os.path.join(mnt_point, rel)), "v1"
         elif fstype == "cgroup2" and v2_path is not None:
             rel = os.path.relpath(v2_path, mnt_root) if mnt_root != "/" else v2_path.lstrip("/")
-            base = os.path.normpath(os.path.join(mnt_point, rel))
+            base, version = os.path.normpath(os.path.join(mnt_point, rel)), "v2"
             try:
-                if "pids" not in open(os.path.join(base, "cgroup.subtree_control")).read().split():
+                if controller not in open(os.path.join(base, "cgroup.subtree_control")).read().split():
                     continue
             except OSError:
                 continue
         else:
             continue
         if os.access(base, os.W_OK):
-            return base
+            return base, version
     return None
 
 
-def job_cgroup_enter(parent: str, name: str, pids_max: int) -> str:
-    """Create ``parent/name`` with pids.max and move the calling process into it."""
+def find_pids_cgroup_base() -> str | None:
+    """Directory of the calling process's cgroup in a writable pids hierarchy, or None."""
+    found = find_cgroup_base("pids")
+    return found[0] if found else None
+
+
+def _write(path: str, value: str, *, optional: bool = False) -> None:
+    try:
+        with open(path, "w") as f:
+            f.write(value)
+    except OSError:
+        if not optional:
+            raise
+
+
+def job_cgroup_enter(parent: str, name: str, pids_max: int | None = None, *, kinds: tuple[str, ...] = ("pids",),
+                     version: str = "v1", memory_bytes: int | None = None) -> str:
+    """Create ``parent/name`` with its limit and move the calling process into it.
+
+    Args:
+        parent: the worker's cgroup directory (made by the host).
+        name: the job's cgroup name.
+        pids_max: process limit.
+        kinds: the controllers of this hierarchy to limit ("pids", "memory").
+        version: "v1" or "v2".
+        memory_bytes: memory limit of the whole job, swap included (swap is not allowed).
+    """
     path = os.path.join(parent, name)
     os.mkdir(path)
-    with open(os.path.join(path, "pids.max"), "w") as f:
-        f.write(str(int(pids_max)))
+    if "pids" in kinds and pids_max:
+        _write(os.path.join(path, "pids.max"), str(int(pids_max)))
+    if "memory" in kinds and memory_bytes:
+        if version == "v1":
+            _write(os.path.join(path, "memory.limit_in_bytes"), str(int(memory_bytes)))
+            # memory+swap (present when swap accounting is on): no swap beyond the limit
+            _write(os.path.join(path, "memory.memsw.limit_in_bytes"), str(int(memory_bytes)), optional=True)
+        else:
+            _write(os.path.join(path, "memory.max"), str(int(memory_bytes)))
+            _write(os.path.join(path, "memory.swap.max"), "0", optional=True)
     with open(os.path.join(path, "cgroup.procs"), "w") as f:
         f.write(str(os.getpid()))
     return path
+
+
+def job_cgroup_stats(path: str, version: str = "v1") -> dict:
+    """OOM kills and peak memory (bytes) of a job's memory cgroup, as far as the kernel says."""
+    out: dict = {}
+    try:
+        if version == "v1":
+            for line in open(os.path.join(path, "memory.oom_control")):
+                k, _, v = line.partition(" ")
+                if k == "oom_kill":
+                    out["oom_kills"] = int(v)
+            out["peak_bytes"] = int(open(os.path.join(path, "memory.max_usage_in_bytes")).read())
+        else:
+            for line in open(os.path.join(path, "memory.events")):
+                k, _, v = line.partition(" ")
+                if k == "oom_kill":
+                    out["oom_kills"] = int(v)
+            try:
+                out["peak_bytes"] = int(open(os.path.join(path, "memory.peak")).read())
+            except OSError:
+                pass
+    except (OSError, ValueError):
+        pass
+    return out
 
 
 def cgroup_kill_and_remove(path: str, timeout: float = 2.0) -> bool:

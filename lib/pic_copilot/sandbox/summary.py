@@ -3,7 +3,10 @@
 - GDS/OAS (pip ``klayout.db``): cells, top cells, layers (layer/datatype/name with shape
   counts), bbox in µm per top cell, dbu, ports (from kfactory/gdsfactory meta info when the
   file was written with metadata), first text labels.
-- CSV/TSV: rows, columns, header.  JSON: top-level type, keys / length.
+- CSV/TSV: rows, columns, header (when it looks like one), the first row as written and the number
+  of rows in all.  JSON: top-level type, keys / length; for files up to 1 MB also the scalar
+  values (numbers, booleans, short strings, None) of a top-level object and of its small nested
+  objects/lists, three levels deep, at most 500 (``values``), so an output contract can check computed numbers.
 - .lyrdb (KLayout report database): categories and item counts.
 - anything else: size and a kind guess (text files: line count).
 
@@ -22,6 +25,10 @@ from pathlib import Path
 LAYOUT_EXT = {".gds", ".gds2", ".gdsii", ".oas", ".oasis", ".gds.gz", ".oas.gz"}
 MAX_TABLE_BYTES = 50 * 1024 * 1024
 MAX_JSON_BYTES = 50 * 1024 * 1024
+MAX_JSON_VALUES_BYTES = 1024 * 1024   # larger JSON files get keys/length but no values
+MAX_JSON_VALUE_ITEMS = 100            # per object/list level
+MAX_JSON_STRING = 200
+MAX_JSON_VALUES = 500                 # scalars kept in all
 
 
 def _kind(path: str) -> str:
@@ -151,10 +158,14 @@ def summarize_table(path: str) -> dict:
             header = row
         cols = max(cols, len(row))
         rows += 1
+    rows_total = rows
     if has_header:
         rows -= 1
     out = {"rows": rows, "columns": cols,
-           "header": (header[:50] if (header and has_header) else None), "delimiter": delim}
+           "header": (header[:50] if (header and has_header) else None), "delimiter": delim,
+           # what a contract compares: the first row as written (the sniffer's header guess
+           # fails on all-text tables) and every row including that first one
+           "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total}
     if truncated:
         out["truncated"] = True
     return out
@@ -169,6 +180,8 @@ def summarize_json(path: str) -> dict:
     if isinstance(obj, dict):
         out["keys"] = [str(k) for k in list(obj)[:50]]
         out["length"] = len(obj)
+        if os.path.getsize(path) <= MAX_JSON_VALUES_BYTES:
+            out["values"] = _json_values(obj, depth=3)
     elif isinstance(obj, list):
         out["length"] = len(obj)
         if obj:
@@ -178,6 +191,35 @@ def summarize_json(path: str) -> dict:
     else:
         out["value"] = obj if isinstance(obj, (int, float, bool)) or obj is None else str(obj)[:200]
     return out
+
+
+def _json_values(obj, depth: int, budget: list[int] | None = None):
+    """Scalars of a JSON object/list, nested objects/lists down to ``depth`` levels, bounded in size.
+
+    Containers deeper than ``depth`` or with more than MAX_JSON_VALUE_ITEMS items are left out (in a
+    list: None), and at most MAX_JSON_VALUES scalars are kept in all (later ones are left out).
+    """
+    budget = budget if budget is not None else [MAX_JSON_VALUES]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (int, float, str)):
+        budget[0] -= 1
+        return obj[:MAX_JSON_STRING] if isinstance(obj, str) else obj
+    if depth <= 0 or len(obj) > MAX_JSON_VALUE_ITEMS:
+        return None
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if budget[0] <= 0:
+                break
+            if isinstance(v, (dict, list)) and (depth <= 1 or len(v) > MAX_JSON_VALUE_ITEMS):
+                continue
+            out[str(k)] = _json_values(v, depth - 1, budget)
+        return out
+    items = []
+    for v in obj:
+        if budget[0] <= 0:
+            break
+        items.append(_json_values(v, depth - 1, budget))
+    return items
 
 
 def summarize_rdb(path: str) -> dict:

@@ -97,7 +97,9 @@ def _preload() -> dict:
         gf.gpdk.PDK.activate()
         info["gdsfactory"] = gf.__version__
     except Exception as e:  # still useful as a plain-Python worker
+        import traceback
         info["preload_error"] = f"{type(e).__name__}: {e}"
+        info["preload_tb"] = traceback.format_exc()[-1500:]
     try:
         import klayout.db  # noqa: F401
     except Exception:
@@ -167,8 +169,10 @@ def _close_fds_except(keep: set[int]) -> None:
                 pass
 
 
-def _child_A(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
-    """Runs in the fork; never returns."""
+def _child_A(req: dict, w_fd: int, u_fd: int, out_fd: int, err_fd: int) -> None:
+    """Runs in the fork; never returns. ``w_fd``: the trusted message pipe (A and B only);
+    ``u_fd``: the job's own message pipe (C); ``out_fd``/``err_fd``: the job's stdout/stderr
+    pipes (read by the worker; the job cannot redirect them)."""
     code = 70
     try:
         os.setsid()
@@ -176,36 +180,55 @@ def _child_A(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         ns: list[str] = []
         mounts: list[str] = []
-        pids_limit = "rlimit"
-        if req.get("cgroup_dir"):
+        limits = {"pids": "rlimit", "memory": "rlimit (per process)"}
+        for cg in req.get("cgroups") or []:
+            kinds = tuple(cg.get("kinds") or ())
             try:
-                _confine.job_cgroup_enter(req["cgroup_dir"], req["_cg_name"], int(req.get("nproc") or 256))
-                pids_limit = "cgroup"
+                _confine.job_cgroup_enter(cg["dir"], req["_cg_name"], int(req.get("nproc") or 256),
+                                          kinds=kinds, version=cg.get("version", "v1"),
+                                          memory_bytes=int(req.get("memory_mb") or 0) << 20)
+                for k in kinds:
+                    limits[k] = f"cgroup {cg.get('version', 'v1')}"
             except OSError as e:
-                pids_limit = "none"
-                _pipe_msg(w_fd, {"kind": "warn", "what": "cgroup", "error": str(e)})
+                for k in kinds:
+                    limits[k] = "none" if k == "pids" else limits[k]
+                _pipe_msg(w_fd, {"kind": "warn", "what": "cgroup", "kinds": list(kinds), "error": str(e)})
         try:
-            ns = _confine.unshare_job_namespaces(net=True, mount=True)
+            ns = _confine.unshare_job_namespaces(net=True, mount=True, pid=bool(req.get("pid_namespace", True)))
         except OSError as e:
             _pipe_msg(w_fd, {"kind": "warn", "what": "userns", "error": str(e)})
+        work_fd = None
+        mode = req.get("mode", "run")
         if "mnt" in ns:
             try:
-                mounts = _confine.setup_job_mounts(req["job_dir"], keep=ENGINE_DIRS)
+                mounts, work_fd = _confine.setup_job_mounts(req["job_dir"], mode=mode,
+                                                            disk_mb=req.get("disk_mb"), keep=ENGINE_DIRS)
             except OSError as e:
-                _pipe_msg(w_fd, {"kind": "warn", "what": "mounts", "error": str(e)})
+                import traceback
+                _pipe_msg(w_fd, {"kind": "warn", "what": "mounts", "error": str(e), "tb": traceback.format_exc()[-600:]})
         req = dict(req, _private_tmp=("/tmp" in mounts))
-        _pipe_msg(w_fd, {"kind": "ns", "namespaces": ns, "mounts": mounts, "pids_limit": pids_limit})
+        _pipe_msg(w_fd, {"kind": "ns", "namespaces": ns, "mounts": mounts, "pids_limit": limits["pids"].split()[0],
+                         "limits": limits, "disk_limit_mb": req.get("disk_mb") if work_fd is not None and mode == "run" else None})
+        if work_fd is not None and mode == "run":
+            try:  # the job's work folder lives in its own size-limited tmpfs
+                st = _confine.copy_tree_fd(work_fd, os.path.join(req["job_dir"], "work"))
+                _pipe_msg(w_fd, {"kind": "copy_in", **st})
+            except OSError as e:
+                _pipe_msg(w_fd, {"kind": "copy_in", "error": str(e), "errno": e.errno})
+                os._exit(75)
         if "pid" in ns:
             b = os.fork()  # becomes pid 1 of the job's pid namespace
             if b == 0:
                 if "/tmp" in mounts:
                     _confine.mount_proc()
-                _supervise(req, w_fd, out_fd, err_fd)
+                _supervise(req, w_fd, u_fd, out_fd, err_fd, work_fd)
+            for fd in (u_fd, out_fd, err_fd):
+                os.close(fd)
             _, st = os.waitpid(b, 0)
             code = os.waitstatus_to_exitcode(st)
             code = code if code >= 0 else 128 - code
         else:
-            _supervise(req, w_fd, out_fd, err_fd)
+            _supervise(req, w_fd, u_fd, out_fd, err_fd, work_fd)
     except BaseException as e:  # pragma: no cover
         try:
             _pipe_msg(w_fd, {"kind": "internal", "error": f"A: {type(e).__name__}: {e}"})
@@ -215,29 +238,61 @@ def _child_A(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
         os._exit(code)
 
 
-def _supervise(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
-    """B: fork C, reap everything until C is gone, report C's status. Never returns."""
+class _JobTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise _JobTimeout()
+
+
+def _supervise(req: dict, w_fd: int, u_fd: int, out_fd: int, err_fd: int, work_fd: int | None) -> None:
+    """B: fork C, reap everything until C is gone (or its time is up), kill what is left of the
+    job, copy the job's work folder out of its tmpfs, report C's status. Never returns."""
     try:
         c = os.fork()
         if c == 0:
-            _child_C(req, w_fd, out_fd, err_fd)
+            _child_C(req, u_fd, out_fd, err_fd)
+        for fd in (u_fd, out_fd, err_fd):
+            os.close(fd)
+        timed_out = False
         status = None
-        while True:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        if req.get("timeout_s"):
+            signal.setitimer(signal.ITIMER_REAL, max(0.01, float(req["timeout_s"])))
+        try:
+            while True:
+                try:
+                    pid, st = os.waitpid(-1, 0)
+                except ChildProcessError:
+                    break
+                if pid == c:
+                    status = st
+                    break
+        except _JobTimeout:
+            timed_out = True
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _kill_rest(c)
+        if status is None:
             try:
-                pid, st = os.waitpid(-1, 0)
+                _, status = os.waitpid(c, 0)
             except ChildProcessError:
-                break
-            except InterruptedError:
-                continue
-            if pid == c:
-                status = st
-                break
-        msg: dict = {"kind": "status"}
+                pass
+        msg: dict = {"kind": "status", "timed_out": timed_out}
         if status is not None:
             if os.WIFEXITED(status):
                 msg["exit_code"] = os.WEXITSTATUS(status)
             elif os.WIFSIGNALED(status):
                 msg["signal"] = os.WTERMSIG(status)
+        if work_fd is not None and req.get("mode", "run") == "run":
+            try:
+                src = os.open(os.path.join(req["job_dir"], "work"), _confine._DIR_FLAGS)
+                try:
+                    _pipe_msg(w_fd, {"kind": "copy_out", **_confine.sync_tree_fd(src, work_fd)})
+                finally:
+                    os.close(src)
+            except OSError as e:
+                _pipe_msg(w_fd, {"kind": "copy_out", "error": str(e), "errno": e.errno})
         _pipe_msg(w_fd, msg)
     except BaseException as e:  # pragma: no cover
         try:
@@ -246,6 +301,27 @@ def _supervise(req: dict, w_fd: int, out_fd: int, err_fd: int) -> None:
             pass
     finally:
         os._exit(0)
+
+
+def _kill_rest(c: int) -> None:
+    """B: nothing of the job may still run (or write) once C is gone or out of time."""
+    if os.getpid() == 1:  # pid 1 of the job's pid namespace: -1 is every other process in it
+        targets = [lambda: os.kill(-1, signal.SIGKILL)]
+    else:
+        targets = [lambda: os.kill(c, signal.SIGKILL)]
+    for f in targets:
+        try:
+            f()
+        except OSError:
+            pass
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.01)
 
 
 def _pipe_msg(w_fd: int, msg: dict) -> None:
@@ -271,7 +347,8 @@ def _confine_self(req: dict, writable: list[str]) -> dict:
         raise OSError("Landlock required but unavailable")
     _confine.limit_malloc_arenas(2)
     _confine.set_rlimits(memory_mb=req.get("memory_mb"), nproc=req.get("nproc"),
-                         cpu_s=req.get("cpu_s"), fsize_mb=req.get("fsize_mb"))
+                         cpu_s=req.get("cpu_s"), fsize_mb=req.get("fsize_mb"),
+                         as_base_bytes=_confine.address_space_bytes())
     return applied
 
 
@@ -401,39 +478,111 @@ def _exit_code(e: SystemExit) -> int:
 
 
 # ------------------------------------------------------------------------------------------
-def _run_confined(req: dict, timeout_s: float) -> dict:
-    ctl = os.path.join(req["job_dir"], "ctl")
-    suffix = "" if req.get("mode", "run") == "run" else "." + req["mode"]
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW
-    out_fd = os.open(os.path.join(ctl, "stdout" + suffix), flags, 0o600)
-    err_fd = os.open(os.path.join(ctl, "stderr" + suffix), flags, 0o600)
-    r_fd, w_fd = os.pipe()
-    for s in (sys.stdout, sys.stderr):
-        s.flush()
-    cg_name = f"job-{os.getpid()}-{time.monotonic_ns()}"
-    req = dict(req, _cg_name=cg_name)
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r_fd)
-        _child_A(req, w_fd, out_fd, err_fd)
-    os.close(w_fd)
-    os.close(out_fd)
-    os.close(err_fd)
-    timed_out, data = _wait(pid, r_fd, t0 + timeout_s)
-    duration = time.monotonic() - t0
-    if req.get("cgroup_dir"):
-        _confine.cgroup_kill_and_remove(os.path.join(req["cgroup_dir"], cg_name))
+STREAM_HEAD = 10_000   # bytes of a job's stdout/stderr kept from the start ...
+STREAM_TAIL = 10_000   # ... and from the end
+
+
+class _Stream:
+    """The first and last bytes of a stream, and its total size (bounded memory)."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = STREAM_HEAD - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > STREAM_TAIL:
+                del self.tail[: len(self.tail) - STREAM_TAIL]
+
+    def text(self) -> str:
+        if self.total <= STREAM_HEAD + STREAM_TAIL:
+            return (bytes(self.head) + bytes(self.tail)).decode("utf-8", "replace")
+        return (f"{self.head.decode('utf-8', 'replace')}\n[... truncated: {self.total} bytes in total ...]\n"
+                f"{self.tail.decode('utf-8', 'replace')}")
+
+
+class _Sink:
+    def __init__(self, limit: int = MAX_PIPE_BYTES) -> None:
+        self.data = bytearray()
+        self.limit = limit
+
+    def feed(self, chunk: bytes) -> None:
+        if len(self.data) < self.limit:
+            self.data.extend(chunk[: self.limit - len(self.data)])
+
+
+def _parse_msgs(data: bytes) -> list[dict]:
     msgs = []
     for line in data.decode("utf-8", "replace").splitlines():
         try:
             m = json.loads(line)
-            if isinstance(m, dict):
-                msgs.append(m)
         except ValueError:
             continue
-    return {"timed_out": timed_out, "duration_s": duration, "messages": msgs,
-            "pipe_truncated": len(data) >= MAX_PIPE_BYTES}
+        if isinstance(m, dict):
+            msgs.append(m)
+    return msgs
+
+
+def _write_ctl(path: str, text: str) -> None:
+    """A copy of the captured stream for a person to look at; the host never reads it back."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+        f.write(text)
+
+
+COPY_GRACE_S = 20.0  # beyond the job's timeout: copying its work folder in and out
+
+
+def _run_confined(req: dict, timeout_s: float) -> dict:
+    ctl = os.path.join(req["job_dir"], "ctl")
+    suffix = "" if req.get("mode", "run") == "run" else "." + req["mode"]
+    r_fd, w_fd = os.pipe()      # A and B report here (trusted)
+    u_r, u_w = os.pipe()        # the job's own reports (exception, file summaries)
+    o_r, o_w = os.pipe()        # the job's stdout ...
+    e_r, e_w = os.pipe()        # ... and stderr
+    for s in (sys.stdout, sys.stderr):
+        s.flush()
+    cg_name = f"job-{os.getpid()}-{time.monotonic_ns()}"
+    req = dict(req, _cg_name=cg_name, timeout_s=timeout_s)
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        for fd in (r_fd, u_r, o_r, e_r):
+            os.close(fd)
+        _child_A(req, w_fd, u_w, o_w, e_w)
+    for fd in (w_fd, u_w, o_w, e_w):
+        os.close(fd)
+    trusted, job, out, err = _Sink(), _Sink(), _Stream(), _Stream()
+    hard_timeout = _wait(pid, {r_fd: trusted, u_r: job, o_r: out, e_r: err}, t0 + timeout_s + COPY_GRACE_S)
+    duration = time.monotonic() - t0
+    cg_stats: dict = {}
+    for cg in req.get("cgroups") or []:
+        path = os.path.join(cg["dir"], cg_name)
+        if "memory" in (cg.get("kinds") or ()):
+            cg_stats.update(_confine.job_cgroup_stats(path, cg.get("version", "v1")))
+        _confine.cgroup_kill_and_remove(path)
+    msgs = _parse_msgs(bytes(trusted.data))
+    status = next((m for m in msgs if m.get("kind") == "status"), {})
+    _write_ctl(os.path.join(ctl, "stdout" + suffix), out.text())
+    _write_ctl(os.path.join(ctl, "stderr" + suffix), err.text())
+    return {"timed_out": hard_timeout or bool(status.get("timed_out")), "duration_s": duration,
+            "messages": msgs, "job_messages": _parse_msgs(bytes(job.data)),
+            "stdout": out.text(), "stderr": err.text(), "stdout_bytes": out.total, "stderr_bytes": err.total,
+            "memory": cg_stats, "pipe_truncated": len(job.data) >= MAX_PIPE_BYTES}
 
 
 def _kill_job(pid: int) -> None:
@@ -444,52 +593,56 @@ def _kill_job(pid: int) -> None:
             pass
 
 
-def _wait(pid: int, r_fd: int, deadline: float) -> tuple[bool, bytes]:
+def _wait(pid: int, sinks: dict, deadline: float) -> bool:
+    """Read the job's pipes until A exits (SIGKILLing A's group at ``deadline``), then drain
+    them briefly. Returns True if the deadline was hit."""
     pidfd = os.pidfd_open(pid)
-    os.set_blocking(r_fd, False)
-    data = bytearray()
+    for fd in sinks:
+        os.set_blocking(fd, False)
+    open_fds = set(sinks)
     timed_out = False
-    reading = True
     try:
         while True:
             rem = deadline - time.monotonic()
             if rem <= 0 and not timed_out:
                 timed_out = True
                 _kill_job(pid)
-            fds = [pidfd] + ([r_fd] if reading else [])
-            ready, _, _ = select.select(fds, [], [], 1.0 if timed_out else max(0.0, min(rem, 1.0)))
-            if reading and r_fd in ready:
-                reading = _drain(r_fd, data)
+            ready, _, _ = select.select([pidfd, *open_fds], [], [], 1.0 if timed_out else max(0.0, min(rem, 1.0)))
+            for fd in ready:
+                if fd in open_fds and not _drain(fd, sinks[fd]):
+                    open_fds.discard(fd)
             if pidfd in ready:
                 break
         os.waitpid(pid, 0)
         # A is gone, so B (pid 1) is gone and the kernel killed the rest of the job;
-        # the pipe reaches EOF shortly.
+        # the pipes reach EOF shortly.
         end = time.monotonic() + 2.0
-        while reading and time.monotonic() < end:
-            ready, _, _ = select.select([r_fd], [], [], 0.2)
-            if ready:
-                reading = _drain(r_fd, data)
+        while open_fds and time.monotonic() < end:
+            ready, _, _ = select.select(list(open_fds), [], [], 0.2)
+            for fd in ready:
+                if not _drain(fd, sinks[fd]):
+                    open_fds.discard(fd)
     finally:
         os.close(pidfd)
-        os.close(r_fd)
+        for fd in sinks:
+            os.close(fd)
     try:  # in case something survived (no pid namespace available)
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
-    return timed_out, bytes(data)
+    return timed_out
 
 
-def _drain(fd: int, data: bytearray) -> bool:
-    while True:
+def _drain(fd: int, sink) -> bool:
+    for _ in range(64):  # at most 4 MiB per call, so no pipe starves the others
         try:
             chunk = os.read(fd, 65536)
         except BlockingIOError:
             return True
         if not chunk:
             return False
-        if len(data) < MAX_PIPE_BYTES:
-            data.extend(chunk[: MAX_PIPE_BYTES - len(data)])
+        sink.feed(chunk)
+    return True
 
 
 def handle(req: dict) -> dict:
@@ -503,8 +656,22 @@ def handle(req: dict) -> dict:
             "worker_s": time.monotonic() - t0, "worker_pid": os.getpid()}
 
 
+def _drop_to(spec: str) -> None:
+    """As host root, bwrap starts the worker with CAP_SETUID/CAP_SETGID only, as a uid that is
+    not mapped in the sandbox: become the mapped, unprivileged uid and drop every capability."""
+    uid, gid = (int(x) for x in spec.split(":"))
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    _confine.drop_all_capabilities()
+    if os.getuid() != uid or _confine.effective_caps() != 0:
+        raise SystemExit(f"worker: could not switch to uid {uid} without capabilities")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--drop-to" in argv:
+        _drop_to(argv[argv.index("--drop-to") + 1])
     preload = "--no-preload" not in argv
     once = "--once" in argv
     _setup_fds()

@@ -13,6 +13,11 @@ It speaks the real protocol (``POST /v1/chat/completions``, JSON or Server-Sent 
     {"raw": "not json"}                       a 200 answer whose body is not JSON
     {"content": "...", "finish_reason": "length"}  an answer cut off at max_tokens
     {"match": "substring", ...}               only used when the last user message contains it
+    {"keepalive": 30, "content": "..."}       send ": keep-alive" SSE comments (streaming) or
+                                              whitespace (plain JSON) every ``keepalive_every``
+                                              seconds (default 1) for 30 s, then the answer
+    {"status": 400, "echo_auth": True}        an error body that echoes the Authorization header
+    {"content_bytes": 50_000_000}             an answer of that many characters
 
 When the steps run out, the last step repeats. A step may also be chosen by ``match``:
 steps with a ``match`` are tried first against the request's messages, in order.
@@ -111,8 +116,16 @@ class ScriptedLLM:
                     time.sleep(step["delay"])
                 status = step.get("status", 200)
                 if status != 200:
-                    self._json(status, {"error": {"message": step.get("message", f"scripted HTTP {status}")}},
-                               headers=step.get("headers"))
+                    message = step.get("message", f"scripted HTTP {status}")
+                    if step.get("echo_auth"):  # a careless proxy that quotes the request back
+                        message += (f"; request headers: Authorization: {self.headers.get('Authorization')}, "
+                                    f"x-api-key: {self.headers.get('x-api-key')}")
+                    self._json(status, {"error": {"message": message}}, headers=step.get("headers"))
+                    return
+                if step.get("content_bytes"):
+                    step = dict(step, content="x" * int(step["content_bytes"]))
+                if step.get("keepalive") and not body.get("stream"):
+                    self._plain_keepalive(body, step)
                     return
                 if "raw" in step:
                     data = step["raw"].encode()
@@ -165,12 +178,46 @@ class ScriptedLLM:
                 self.wfile.flush()
                 self.close_connection = True
 
+            def _keepalive(self, step: dict, beat: bytes) -> bool:
+                """Send ``beat`` every keepalive_every seconds for keepalive seconds; False if the client left."""
+                end = time.monotonic() + float(step["keepalive"])
+                while time.monotonic() < end:
+                    try:
+                        self.wfile.write(beat)
+                        self.wfile.flush()
+                    except OSError:
+                        return False
+                    time.sleep(float(step.get("keepalive_every", 1.0)))
+                return True
+
+            def _plain_keepalive(self, body: dict, step: dict):
+                """A JSON answer preceded by whitespace trickled out (valid JSON, no Content-Length)."""
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                if not self._keepalive(step, b" "):
+                    return
+                content = step.get("content", "")
+                data = json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion", "model": server.model,
+                                   "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                                "finish_reason": "stop"}],
+                                   "usage": {"prompt_tokens": _count(body), "completion_tokens": 1}}).encode()
+                try:
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                except OSError:
+                    pass
+                self.close_connection = True
+
             def _stream(self, content: str, step: dict):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
                 self.send_header("Connection", "close")
                 self.end_headers()
+                if step.get("keepalive") and not self._keepalive(step, b": keep-alive\n\n"):
+                    return
                 size = step.get("chunk_chars", 16)
                 chunks = [content[i:i + size] for i in range(0, len(content), size)] or [""]
                 chunk_delay = step.get("chunk_delay", 0.0)

@@ -25,4 +25,5 @@ SOURCES: dict[str, tuple[str, str]] = {
     "pya": ("pya_help", "KLayout application's pya API (built-in help, class pages) and programming guide"),
     "klayout_db": ("klayout_db", "pip klayout.db (0.30.x) where it differs from the KLayout application"),
     "sax": ("sax_src", "SAX circuit simulation API"),
+    "drc_ref": ("drc_ref", "KLayout DRC deck language (Ruby DSL of .lydrc decks): the application's DRC reference and manual"),
 }

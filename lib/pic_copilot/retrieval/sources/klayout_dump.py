@@ -1,6 +1,7 @@
-# Runs INSIDE the KLayout application:  klayout -b -r klayout_dump.py -rd out=/tmp/x.json [-rd what=help|intro]
+# Runs INSIDE the KLayout application:  klayout -b -r klayout_dump.py -rd out=/tmp/x.json [-rd what=help|intro|drc]
 # Dumps KLayout's own built-in API help (class pages, selected guide pages) and the pya
-# introspection (class -> method -> __doc__) as JSON for the engine to parse.
+# introspection (class -> method -> __doc__) as JSON for the engine to parse; what=drc dumps only
+# the DRC language reference (/about/drc_ref*.xml) and the DRC manual pages (no introspection).
 # Never import gdsfactory / kfactory / pip klayout here (they crash KLayout 0.28.5).
 import json
 import re
@@ -19,7 +20,7 @@ if not out_path:
 result = {"klayout_version": pya.Application.instance().version() if pya.Application.instance() else "", "classes": {}, "pages": {}, "intro": {}}
 
 # -- introspection: every non-Qt class, its members and their __doc__
-for cname in dir(pya):
+for cname in (dir(pya) if what != "drc" else []):
     if cname.startswith("_") or cname.startswith("Q"):
         continue
     cls = getattr(pya, cname)
@@ -55,6 +56,18 @@ if what == "help":
         try:
             result["pages"][p] = hs.get(p)
         except Exception as e:
+            result["pages"][p] = ""
+
+if what == "drc":
+    hs = pya.HelpSource.plain() if hasattr(pya.HelpSource, "plain") else pya.HelpSource()
+    index = hs.get("/about/drc_ref.xml")
+    pages = ["/about/" + p for p in re.findall(r'href="(drc_ref_[a-z_]+\.xml)"', index)]
+    manual = hs.get("/manual/drc.xml")
+    pages += ["/manual/" + p for p in re.findall(r'href="(drc_[a-z_]+\.xml)"', manual)]
+    for p in dict.fromkeys(pages):
+        try:
+            result["pages"][p] = hs.get(p)
+        except Exception as e:  # a page that does not render: record and go on
             result["pages"][p] = ""
 
 result["seconds"] = time.time() - t0

@@ -1,0 +1,352 @@
+"""Output contracts: what a script must have produced, checked against its execution report.
+
+One type serves two callers: a cookbook recipe's ``[expect]`` table (databases/cookbook/,
+COOKBOOK_SPEC) and the contract extracted from a designer's request (files, CSV headers, JSON
+keys, cell names, layers ...). ``check(report)`` compares it with an execution report as returned
+by :func:`pic_copilot.execution.execute`, the sandbox (``RunResult.to_dict()``) or the cookbook
+runner, and returns human-readable violations (empty: the contract holds).
+
+What a report must carry for each field:
+  - ``files``: ``[{path, kind, summary, error?}]`` (pic_copilot.sandbox.summary.summarize_dir)
+    for files, cells/layers/bbox of written layouts, CSV headers/rows, JSON keys/values, .lyrdb
+    categories and item counts;
+  - ``summary``: the bridge's open-layout summary (klayout_plugin bridge.layout_summary) for the
+    cells, layers, shapes per layer of the active cell (``cell_shapes``) and its bbox after an edit;
+  - ``stdout``: the script's printout.
+Cells, layers and bboxes are looked up in every layout the report describes (written files and
+the open layout): the contract says what must exist, not where the script put it.
+
+    c = OutputContract.from_dict({"files": ["ring.gds"], "cells": ["RING"], "layers": ["1/0"]})
+    c.check(report)   # -> ["cell 'RING' not found (cells seen: RING_1)"]
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+LAYER_RE = re.compile(r"^\d+/\d+$")
+REL_TOL = 1e-6
+ABS_TOL = 1e-9
+BBOX_TOL_UM = 1e-3
+
+
+class ContractError(ValueError):
+    """A contract (e.g. a recipe's [expect] table) is malformed."""
+
+
+@dataclass
+class OutputContract:
+    """What a script must produce.
+
+    Args:
+        files: relative names of files that must be written.
+        cells: cell names that must exist (written layouts or the open layout).
+        layers: "L/D" layers that must hold shapes.
+        csv_columns: file -> exact header (first row) of a CSV.
+        csv_rows: file -> number of data rows below the header.
+        json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
+        json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
+            objects/lists compared recursively, three levels deep at most).
+        stdout: substrings the printout must contain.
+        shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
+        rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
+        rdb_items: file -> {category: number of items} in a report database.
+        bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
+    """
+
+    files: list[str] = field(default_factory=list)
+    cells: list[str] = field(default_factory=list)
+    layers: list[str] = field(default_factory=list)
+    csv_columns: dict[str, list[str]] = field(default_factory=dict)
+    csv_rows: dict[str, int] = field(default_factory=dict)
+    json_keys: dict[str, list[str]] = field(default_factory=dict)
+    json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    stdout: list[str] = field(default_factory=list)
+    shapes: dict[str, int] = field(default_factory=dict)
+    rdb_categories: dict[str, list[str]] = field(default_factory=dict)
+    rdb_items: dict[str, dict[str, int]] = field(default_factory=dict)
+    bbox: dict[str, list[float]] = field(default_factory=dict)
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "contract") -> "OutputContract":
+        """Build and validate a contract from a plain dict (a TOML ``[expect]`` table).
+
+        Args:
+            data: the table.
+            source: what to name in error messages (e.g. the recipe file).
+
+        Raises:
+            ContractError: unknown keys or values of the wrong type, naming ``source``.
+        """
+        if not isinstance(data, dict):
+            raise ContractError(f"{source}: the expectations must be a table, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ContractError(f"{source}: unknown expectation(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+
+        def strs(key: str) -> list[str]:
+            v = data.get(key, [])
+            if not (isinstance(v, list) and all(isinstance(x, str) and x for x in v)):
+                raise ContractError(f'{source}: {key} must be a list of non-empty strings, e.g. {key} = ["..."]')
+            return list(v)
+
+        def table(key: str, check, example: str) -> dict:
+            v = data.get(key, {})
+            if not isinstance(v, dict) or not all(isinstance(k, str) and k and check(x) for k, x in v.items()):
+                raise ContractError(f"{source}: {key} must be a table like {example}")
+            return dict(v)
+
+        def is_strs(x) -> bool:
+            return isinstance(x, list) and all(isinstance(s, str) for s in x)
+
+        def is_count(x) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+        out = cls(
+            files=strs("files"), cells=strs("cells"), layers=strs("layers"), stdout=strs("stdout"),
+            csv_columns=table("csv_columns", lambda x: is_strs(x) and bool(x), '{"ports.csv" = ["name", "x", "y"]}'),
+            csv_rows=table("csv_rows", is_count, '{"ports.csv" = 4}'),
+            json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
+            json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
+            shapes=table("shapes", is_count, '{"2/0" = 1}'),
+            rdb_categories=table("rdb_categories", lambda x: is_strs(x) and bool(x), '{"space.lyrdb" = ["space_0.3"]}'),
+            rdb_items=table("rdb_items", lambda x: isinstance(x, dict) and all(isinstance(k, str) and is_count(n) for k, n in x.items()),
+                            '{"space.lyrdb" = {"space_0.3" = 2}}'),
+            bbox=table("bbox", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
+                       '{"TOP" = [0.0, 0.0, 10.0, 5.0]}'),
+        )
+        bad = [l for l in [*out.layers, *out.shapes] if not LAYER_RE.match(l)]
+        if bad:
+            raise ContractError(f'{source}: layers are written "L/D" (e.g. "1/0"), got {", ".join(map(repr, bad))}')
+        return out
+
+    def to_dict(self) -> dict:
+        """The non-empty fields as a plain dict (round-trips through :meth:`from_dict`)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+
+    def is_empty(self) -> bool:
+        return not self.to_dict()
+
+    def can_fail(self) -> bool:
+        """True if something beyond "these files exist" is checked (a value, a count, a header, a name)."""
+        return any(v for k, v in self.to_dict().items() if k != "files")
+
+    def required_files(self) -> list[str]:
+        """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
+        names: list[str] = []
+        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.json_keys, *self.json_values,
+                  *self.rdb_categories, *self.rdb_items]:
+            if n not in names:
+                names.append(n)
+        return names
+
+    # -- checking ----------------------------------------------------------------------------
+    def check(self, report: dict) -> list[str]:
+        """Violations of this contract by an execution report (empty list: it holds).
+
+        Args:
+            report: an execution report (see the module docstring for the keys used).
+
+        Returns:
+            one human-readable sentence per violation.
+        """
+        problems: list[str] = []
+        if report.get("ok") is False:
+            exc = report.get("exception") or {}
+            problems.append(f"the script failed: {exc.get('type', 'error')}: {str(exc.get('message', ''))[:300]}".rstrip(": "))
+        files = {f.get("path"): f for f in report.get("files") or [] if isinstance(f, dict)}
+        written = sorted(p for p in files if p and p != "...")
+        for name in self.required_files():
+            f = files.get(name)
+            if f is None:
+                problems.append(f"file {name!r} was not written (written: {', '.join(written) or 'none'})")
+            elif f.get("error"):
+                problems.append(f"file {name!r} could not be read: {f['error']}")
+        layouts = _layouts(report, files)
+        self._check_cells(layouts, problems)
+        self._check_layers(layouts, problems)
+        self._check_bbox(layouts, problems)
+        self._check_tables(files, problems)
+        self._check_json(files, problems)
+        self._check_rdb(files, problems)
+        out = report.get("stdout") or ""
+        for s in self.stdout:
+            if s not in out:
+                tail = out.strip().splitlines()[-3:] if out.strip() else []
+                problems.append(f"the printout does not contain {s!r} (last lines: {' | '.join(tail) or 'nothing printed'})")
+        if self.shapes:
+            cell_shapes = (report.get("summary") or {}).get("cell_shapes")
+            if cell_shapes is None:
+                problems.append("shapes per layer of the active cell are unknown (the report has no open-layout summary)")
+            else:
+                for layer, n in self.shapes.items():
+                    got = int(cell_shapes.get(layer, 0))
+                    if got != n:
+                        problems.append(f"the active cell has {got} shape(s) on {layer}, expected {n}")
+        return problems
+
+    def _check_cells(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.cells:
+            return
+        seen: list[str] = []
+        for lay in layouts:
+            seen += [c for c in lay["cells"] if c not in seen]
+        for c in self.cells:
+            if c not in seen:
+                more = " ..." if len(seen) > 12 else ""
+                where = "no layout was written or open" if not layouts else f"cells seen: {', '.join(seen[:12])}{more}"
+                problems.append(f"cell {c!r} not found ({where})")
+
+    def _check_layers(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.layers:
+            return
+        filled: set[str] = set()
+        for lay in layouts:
+            filled |= {k for k, n in lay["layers"].items() if n > 0}
+        for l in self.layers:
+            if l not in filled:
+                problems.append(f"no shapes on layer {l} (layers with shapes: {', '.join(sorted(filled, key=_layer_key)) or 'none'})")
+
+    def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
+        for cell, want in self.bbox.items():
+            boxes = [lay["bboxes"][cell] for lay in layouts if cell in lay["bboxes"]]
+            if not boxes:
+                problems.append(f"no bounding box known for cell {cell!r} (it must be a top cell of a written layout or the active cell)")
+            elif not any(b and all(abs(float(x) - float(y)) <= BBOX_TOL_UM for x, y in zip(b, want)) for b in boxes):
+                problems.append(f"cell {cell!r} spans {_fmt_box(boxes[0])} um, expected {_fmt_box(want)} um")
+
+    def _check_tables(self, files: dict, problems: list[str]) -> None:
+        for name, cols in self.csv_columns.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
+            if first != [c.strip() for c in cols]:
+                problems.append(f"{name}: header is {first}, expected {list(cols)}")
+        for name, n in self.csv_rows.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            total = s.get("rows_total")
+            got = (total - 1) if isinstance(total, int) else s.get("rows")
+            if got != n:
+                problems.append(f"{name}: {got} data row(s) below the header, expected {n}")
+
+    def _check_json(self, files: dict, problems: list[str]) -> None:
+        for name, keys in self.json_keys.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            have = s.get("keys") if s.get("type") == "dict" else s.get("item_keys")
+            missing = [k for k in keys if k not in (have or [])]
+            if missing:
+                problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})")
+        for name, want in self.json_values.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            values = s.get("values")
+            if values is None:
+                problems.append(f"{name}: values unknown (not a JSON object, or larger than the summary reads)")
+                continue
+            for key, exp in want.items():
+                if key not in values:
+                    problems.append(f"{name}: key {key!r} missing (has: {', '.join(list(values)[:12]) or 'none'})")
+                    continue
+                diff = _value_diff(values[key], exp, key)
+                if diff:
+                    problems.append(f"{name}: {diff}")
+
+    def _check_rdb(self, files: dict, problems: list[str]) -> None:
+        for name, cats in self.rdb_categories.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            have = s.get("categories") or []
+            missing = [c for c in cats if c not in have]
+            if missing:
+                problems.append(f"{name}: missing categor(ies) {', '.join(map(repr, missing))} (has: {', '.join(have) or 'none'})")
+        for name, items in self.rdb_items.items():
+            s = _summary(files, name)
+            if s is None:
+                continue
+            per = s.get("items_per_category") or {}
+            for cat, n in items.items():
+                got = int(per.get(cat, 0))
+                if got != n:
+                    problems.append(f"{name}: category {cat!r} has {got} item(s), expected {n}")
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _layer_key(l: str):
+    a, _, b = l.partition("/")
+    return (int(a), int(b)) if a.isdigit() and b.isdigit() else (1 << 30, 0)
+
+
+def _fmt_box(b) -> str:
+    return "[" + ", ".join(f"{float(x):g}" for x in b) + "]" if b else "nothing (empty)"
+
+
+def _summary(files: dict, name: str) -> dict | None:
+    f = files.get(name)
+    if f is None or f.get("error"):
+        return None  # already reported as missing / unreadable
+    return f.get("summary") or {}
+
+
+def _layouts(report: dict, files: dict) -> list[dict]:
+    """Every layout a report describes as {cells, layers: {"L/D": shapes}, bboxes: {cell: box}}."""
+    out = []
+    for f in files.values():
+        s = f.get("summary")
+        if f.get("kind") != "layout" or not isinstance(s, dict):
+            continue
+        cells = list(s.get("cell_names") or [])
+        cells += [t["name"] for t in s.get("top_cells") or [] if t.get("name") not in cells]
+        out.append({"cells": cells,
+                    "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
+                    "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []}})
+    s = report.get("summary")
+    if isinstance(s, dict) and "layers" in s and "cells" in s:  # the bridge's open-layout summary
+        bboxes = {s["active_cell"]: s.get("bbox_um")} if s.get("active_cell") else {}
+        out.append({"cells": list(s.get("cells") or []),
+                    "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
+                    "bboxes": bboxes})
+    return out
+
+
+def _value_diff(got, exp, path: str) -> str | None:
+    """None if ``got`` matches ``exp`` (numbers at REL_TOL), else a sentence saying how it differs."""
+    if isinstance(exp, dict):
+        if not isinstance(got, dict):
+            return f"{path} is {got!r}, expected an object"
+        for k, v in exp.items():
+            if k not in got:
+                return f"{path}.{k} missing"
+            d = _value_diff(got[k], v, f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(exp, list):
+        if not isinstance(got, list) or len(got) != len(exp):
+            return f"{path} is {got!r}, expected {exp!r}"
+        for i, (g, e) in enumerate(zip(got, exp)):
+            d = _value_diff(g, e, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if _is_number(exp) and _is_number(got):
+        if math.isclose(float(got), float(exp), rel_tol=REL_TOL, abs_tol=ABS_TOL):
+            return None
+        return f"{path} is {got!r}, expected {exp!r}"
+    if got == exp and type(got) is type(exp):
+        return None
+    return f"{path} is {got!r}, expected {exp!r}"
