@@ -7,15 +7,16 @@ to test-output/.
 import json
 import os
 import secrets
+from pathlib import Path
 
 import pytest
 
-from kl import KLAYOUT, ROOT, private_home, run_gui
+from kl import KLAYOUT, ROOT, private_home, run_batch, run_cases, run_gui
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
 pytestmark = [pytest.mark.gui, pytest.mark.skipif(KLAYOUT is None, reason="KLayout is not installed")]
 
-SCENARIOS = "selection,feedback,stop,explain_fix,thumbnail,settings,actions,resilience"
+SCENARIOS = "selection,feedback,stop,explain_fix,thumbnail,session_macro,settings,actions,resilience"
 
 WIDEN = """```python
 # widen every selected path by 2 um (selection comes from the open layout)
@@ -49,6 +50,10 @@ top.shapes(ly.layer(2, 0)).insert(pya.DBox(0, 0, 5, undefined_height))
 print("box placed")
 ```"""
 DEFAULT = "```python\nprint('nothing to do')\n```"
+BOX10 = "```python\nli = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 10, 5))\nprint('box 10')\n```"
+BOX20 = "```python\nli = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 20, 5))\nprint('box 20')\n```"
+MMI = ("```python\nimport gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.mmi1x2()\n"
+       "c.write_gds('mmi.gds', with_metadata=False)\nprint('mmi', c.name)\n```")
 BROKEN_MACRO = """# $description: broken demo
 import pya
 view = pya.LayoutView.current()
@@ -62,6 +67,9 @@ print("box placed")
 def steps():
     return [
         {"match": "make it 20 um long instead", "content": WG20},
+        {"match": "make it 20 um wide instead", "content": BOX20},
+        {"match": "a 10 um x 5 um box on layer 1/0", "content": BOX10},
+        {"match": "1x2 MMI from gdsfactory", "content": MMI},
         {"match": "10 um long on layer", "content": WG10},
         {"match": "selected waveguide", "content": WIDEN, "chunk_delay": 0.01},
         {"match": "slow request", "delay": 5, "content": DEFAULT},
@@ -141,6 +149,10 @@ def test_stop_cancels_within_a_second_and_gui_stays_responsive(gui_run):
     assert e["cancel_s"] < 1.0
     assert e["shapes_unchanged"] and e["send_enabled"]
     assert e["status"].startswith("Stopped")
+    print(f"Stop with a hung engine: {e['hung_cancel_s']} s")
+    assert e["hung_last"]["kind"] == "cancelled" and e["hung_cancel_s"] < 1.0 and e["hung_engine_gone"], e
+    assert e["hung_status"].startswith("Stopped")
+    assert e["after_hung"]["type"] == "result", e["after_hung"]
 
 
 def test_explain_and_fix_a_macro_from_the_ide(gui_run):
@@ -172,6 +184,32 @@ def test_sandbox_run_shows_thumbnail_report_and_inserts(gui_run):
     assert "RING_DEMO" not in e["cells_after_undo"]
 
 
+def test_session_macro_replays_the_session_on_a_fresh_layout(gui_run, tmp_path):
+    e = entry(gui_run, "session_macro")
+    assert e["box_ok"] and e["feedback_ok"] and e["mmi_ok"], e
+    # the first box was undone by the feedback round: the log holds the revised box and the MMI insert
+    assert [(k, a) for k, _t, a in e["steps"]] == [("pya", True), ("gds", True)], e["steps"]
+    text = e["macro_text"]
+    assert e["known"] and e["macro"].endswith(".py") and "/macros/copilot_session_" in e["macro"]
+    i_box, i_fb, i_mmi = (text.index("# request: a 10 um x 5 um box"), text.index("# feedback: make it 20 um wide"),
+                          text.index("# request: place a 1x2 MMI"))
+    assert i_box < i_fb < i_mmi
+    assert "pya.DBox(0, 0, 20, 5)" in text and "pya.DBox(0, 0, 10, 5)" not in text
+    assert "#     import gdsfactory as gf" in text and "\nimport gdsfactory" not in text  # kept as a comment only
+    assert len(e["files"]) == 1 and e["files"][0].endswith(".gds")
+    assert "[session] saved 2 step(s)" in e["transcript"]
+    print(f"session fingerprint {e['fingerprint'][:12]}, replayed {e['replayed_fingerprint'][:12]}")
+    assert e["same_view"] and e["fresh_fingerprint"] != e["fingerprint"]
+    assert e["replayed_fingerprint"] == e["fingerprint"], (e["cells"], e["replayed_cells"])
+    assert e["after_undo_shapes"] == 0
+    # the same macro without a window: klayout -b -r macro.py -rd output=... gives the same layout
+    out = tmp_path / "replayed.gds"
+    proc = run_batch(Path(e["macro"]), tmp_path, output=out)
+    assert proc.returncode == 0 and out.exists(), proc.stdout + proc.stderr
+    fp = run_cases(ROOT / "tests/klayout/fingerprint_files.py", tmp_path, files=f"{e['session_gds']},{out}")
+    assert fp["fingerprints"][0] == fp["fingerprints"][1], fp
+
+
 def test_settings_dialog_stores_key_and_config_and_rebuilds(gui_run):
     e = entry(gui_run, "settings")
     assert e["echo_password"]
@@ -179,6 +217,7 @@ def test_settings_dialog_stores_key_and_config_and_rebuilds(gui_run):
     assert e["cred_mode"] == "0o600" and e["cred_has_key"]
     assert gui_run["dialog_key"] not in e["config_text"]
     assert 'provider = "openai"' in e["config_text"] and "max_rounds = 4" in e["config_text"]
+    assert "llm_port = 19123" in e["config_text"] and "endpoint_port = 19124" in e["config_text"]
     assert "[agents.planner]" in e["config_text"] and 'model = "small-planner"' in e["config_text"]
     assert "[generators.layout]" in e["config_text"]
     assert e["key_field_cleared"] and "A key is stored" in e["key_state"]

@@ -78,7 +78,8 @@ def test_tools_over_stdio(tmp_path):
 
     out = session_run(server_env(tmp_path), body)
     tools = out["tools"]
-    assert set(tools) == {"search_apis", "get_api_details", "run_code", "generate_script"}
+    assert set(tools) == {"search_apis", "get_api_details", "run_code", "generate_script", "explain_script",
+                          "fix_script"}
     for t in tools.values():
         assert t.description and len(t.description) > 80
         for name, prop in t.input_schema["properties"].items():
@@ -134,6 +135,41 @@ def test_generate_script_with_scripted_llm_reports_progress(tmp_path):
     assert out["record"] and Path(out["record"]).exists()
     assert progress and all(isinstance(m, str) and m.startswith("[") for _p, _t, m in progress)
     assert [p for p, _t, _m in progress] == sorted(p for p, _t, _m in progress)
+
+
+def test_explain_and_fix_script_with_scripted_llm(tmp_path):
+    """The panel's explain / fix workflow as MCP tools (the engine's explain and fix messages)."""
+    broken = "width = 2.5\nprint('area', width * undefined_height)\n"
+    fixed = "width = 2.5\nundefined_height = 4.0\nprint('area', width * undefined_height)\n"
+    steps = [{"match": "Explain area_demo", "content": "It multiplies a 2.5 um width by a height it never defines."},
+             {"content": f"```python\n{fixed}```"}]
+    progress: list = []
+
+    async def body(s: ClientSession):
+        async def on_progress(p, total, message):
+            progress.append(message)
+
+        out = {"explain": await s.call_tool("explain_script", {"code": broken, "name": "area_demo"}),
+               "fix": await s.call_tool("fix_script", {"code": broken, "name": "area_demo"},
+                                        progress_callback=on_progress),
+               "fine": await s.call_tool("fix_script", {"code": "print('fine')\n"}),
+               "empty": await s.call_tool("fix_script", {"code": " "})}
+        return out
+
+    with ScriptedLLM(steps) as srv:
+        env = server_env(tmp_path, PIC_COPILOT_BASE_URL=srv.base_url, PIC_COPILOT_MODEL="scripted-model",
+                         PIC_COPILOT_PIPELINE="no-multi-agent")
+        out = session_run(env, body)
+        asked = json.dumps(srv.requests)
+    assert "never defines" in data(out["explain"])["explanation"]
+    fix = data(out["fix"])
+    assert fix["ok"] and fix["needed"] and fix["script"].strip() == fixed.strip()
+    assert "+undefined_height = 4.0" in fix["diff"] and fix["probe"]["exception"]["type"] == "NameError"
+    assert "NameError" in asked
+    assert any("area_demo failed" in m for m in progress), progress
+    fine = data(out["fine"])
+    assert fine["ok"] and not fine["needed"] and fine["diff"] == ""
+    assert "empty code" in error_text(out["empty"])
 
 
 def test_llm_down_is_a_tool_error(tmp_path):

@@ -53,6 +53,28 @@ class Session:
         return cls(cv.layout(), view=view, cellview=cv, manager=manager, filename=cv.filename())
 
     @classmethod
+    def new_gui_layout(cls) -> "Session":
+        """Open a new, unsaved, editable layout with a TOP cell in a new view (as File > New Layout
+        does) and return its session.
+
+        In editing mode (``klayout -e`` or the setting) that is ``create_layout``. KLayout started
+        as a viewer makes viewer layouts, which cannot be undone: then an editable layout on the
+        main window's undo manager is shown in a new view instead (measured on 0.28.5: the
+        copilot's change is one step that ``cm_undo`` reverts).
+        """
+        mw = pya.MainWindow.instance()
+        if pya.Application.instance().is_editable():
+            mw.create_layout(1)
+        else:
+            mw.select_view(mw.create_view())
+            manager = mw.manager() if callable(mw.manager) else mw.manager
+            mw.current_view().show_layout(pya.Layout(True, manager), True)
+        session = cls.current_gui()
+        session.cell  # creates TOP and makes it the active cell
+        session.view.max_hier()
+        return session
+
+    @classmethod
     def headless(cls, layout=None) -> "Session":
         """A headless session on a new editable layout (or the given one) with its own undo manager."""
         mgr = pya.Manager()

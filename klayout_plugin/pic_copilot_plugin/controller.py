@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import itertools
 
+import pya
+
 from . import bridge, drc
 from .engine_process import EngineProcess
+from .session_macro import SessionLog
+
+CANCEL_GRACE_MS = 600   # a job the engine has not confirmed cancelled by then is stopped by stopping the engine
 
 _ids = itertools.count(1)
 
@@ -35,6 +40,8 @@ class Controller:
         self.last_exec: dict | None = None
         self.undo_available = False
         self.engine_info: dict | None = None   # the engine's "ready" message
+        self.session_log = SessionLog()        # the copilot's changes still on the layout ("Save session as macro")
+        self._cancel_timer = None
 
     @property
     def busy(self) -> bool:
@@ -72,6 +79,7 @@ class Controller:
             msg["previous_script"] = previous_script
             msg["feedback"] = list(feedback or [])
         self.current_id = rid
+        self.session_log.note_request(rid, prompt)
         self._send(msg)
         return rid
 
@@ -83,6 +91,7 @@ class Controller:
             raise RuntimeError("the copilot is still working; wait for the result or press Stop")
         self.engine.start()
         self.active_id, self.active_kind, self.finished = self.current_id, "request", False
+        self.session_log.note_feedback(self.current_id, text)
         self._send({"type": "feedback", "id": self.current_id, "text": text})
 
     def run_in_sandbox(self, code: str) -> str:
@@ -97,6 +106,19 @@ class Controller:
         self._send({"type": "explain", "id": jid, "code": code, "name": name, "question": question})
         return jid
 
+    def fix(self, code: str, name: str = "", complaint: str = "", mode: str = "interactive",
+            config: str | None = None) -> str:
+        """Ask the engine to fix a script (it runs it first, then revises it); the answer is a ``fix_result``."""
+        context = self.layout_context() if mode == "interactive" else None
+        jid = self._begin("fix", "f")
+        msg = {"type": "fix", "id": jid, "code": code, "name": name, "complaint": complaint, "mode": mode,
+               "context": context}
+        if config:
+            msg["config"] = config
+        self.session_log.note_request(jid, f"fix the macro {name}" + (f": {complaint}" if complaint else ""))
+        self._send(msg)
+        return jid
+
     def _send(self, msg: dict) -> None:
         try:
             self.engine.send(msg)
@@ -105,11 +127,29 @@ class Controller:
             raise
 
     def cancel(self) -> bool:
-        """Stop the running job; the engine answers with a ``cancelled`` error within a second."""
+        """Stop the running job. The engine answers with a ``cancelled`` error at once; if it has not
+        within CANCEL_GRACE_MS (it hangs), it is stopped and the job reported cancelled anyway."""
         if self.busy and self.engine.running():
-            self.engine.send({"type": "cancel", "id": self.active_id})
+            jid = self.active_id
+            self.engine.send({"type": "cancel", "id": jid})
+            t = pya.QTimer()
+            t.singleShot = True
+            t.interval = CANCEL_GRACE_MS
+            t.timeout = lambda: self._cancel_overdue(jid)
+            t.start()
+            self._cancel_timer = t
             return True
         return False
+
+    def _cancel_overdue(self, jid: str) -> None:
+        try:
+            if self.busy and self.active_id == jid:
+                self.engine.kill()
+                self._on_message({"type": "error", "id": jid, "kind": "cancelled",
+                                  "message": "cancelled (the engine did not answer, so it was stopped; it restarts "
+                                             "with the next request)"})
+        except Exception:  # noqa: BLE001 - a timer handler must never raise
+            pass
 
     def restart_engine(self) -> None:
         """Stop the engine (if it runs) and start a fresh one (e.g. after new settings)."""
@@ -143,6 +183,7 @@ class Controller:
         elif not session.undo():
             return False
         self.undo_available = False
+        self.session_log.undone()
         ly = session.layout
         for name in getattr(self, "last_cells_added", []):
             c = ly.cell(name)
@@ -163,7 +204,9 @@ class Controller:
             return
         if t == "ready":
             self.engine_info = msg
-        if t in ("result", "error", "run_result", "explanation") and msg.get("id") == self.active_id:
+        if t in ("result", "fix_result"):
+            self.session_log.verdict(str(msg.get("id")), bool(msg.get("ok")), msg.get("script") or "")
+        if t in ("result", "error", "run_result", "explanation", "fix_result") and msg.get("id") == self.active_id:
             self.finished = True
             self.last_result = msg
         elif t == "error" and msg.get("id") is None and self.busy:
@@ -171,29 +214,47 @@ class Controller:
             self.last_result = msg
         self.on_event(msg)
 
-    def _exec(self, msg: dict) -> None:
+    def apply(self, action: str, payload: dict, request_id: str = "", texts: list[str] | None = None) -> dict:
+        """Run one bridge action on the open layout (run_code, insert_files, undo, run_deck), record it in the session
+        log and return the bridge result. Never raises (a bridge bug must not kill KLayout's event loop)."""
         session = self.session_provider()
         if session is None:
-            result = {"ok": False, "exception": {"type": "NoLayout", "traceback": "",
-                                                 "message": "no layout is open in KLayout: open or create one first"}}
-        else:
-            try:
-                if msg.get("action") == "insert_files":
-                    result = bridge.insert_layout_files(session, list(msg.get("paths") or []))
-                elif msg.get("action") == "undo":
-                    result = session.undo_copilot_change()
-                elif msg.get("action") == "run_deck":
-                    result = drc.run_deck(session, msg.get("deck", ""), report=msg.get("report") or "drc_report.lyrdb",
-                                          deck_file=msg.get("deck_file") or "deck.lydrc")
-                else:
-                    result = bridge.execute(session, msg.get("code", ""))
-            except Exception as e:  # noqa: BLE001 - never let a bridge bug kill KLayout's event loop
-                result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+            return {"ok": False, "exception": {"type": "NoLayout", "traceback": "",
+                                               "message": "no layout is open in KLayout: open or create one first"}}
+        selection = []
+        try:
+            if action == "insert_files":
+                result = bridge.insert_layout_files(session, list(payload.get("paths") or []),
+                                                    description=payload.get("description") or "pic-copilot insert")
+            elif action == "undo":
+                result = session.undo_copilot_change()
+            elif action == "run_deck":   # a KLayout DRC deck on the open cell: a report, the layout unchanged
+                result = drc.run_deck(session, payload.get("deck", ""),
+                                      report=payload.get("report") or "drc_report.lyrdb",
+                                      deck_file=payload.get("deck_file") or "deck.lydrc")
+            else:
+                selection = session.selection()
+                result = bridge.execute(session, payload.get("code", ""),
+                                        description=payload.get("description") or "pic-copilot script")
+        except Exception as e:  # noqa: BLE001
+            result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+        try:
+            self.session_log.record(action, payload, result, request_id=request_id, layout=session.layout,
+                                    selection=selection, texts=texts)
+        except Exception as e:  # noqa: BLE001 - the log must not lose the result
+            result.setdefault("note", f"not recorded for the session macro: {type(e).__name__}: {e}")
+        if action != "undo":
             self.note_layout_change(result)
-            if session.view is not None and msg.get("action") != "run_deck":   # a deck's markers keep the view
-                session.view.zoom_fit()   # (new layers were added inside the bridge's transaction)
+        if session.view is not None and action != "run_deck":   # a deck's markers keep the view
+            session.view.zoom_fit()   # (new layers were added inside the bridge's transaction)
+        return result
+
+    def _exec(self, msg: dict) -> None:
+        action = msg.get("action") or "run_code"
+        result = self.apply(action, msg, request_id=str(msg.get("request") or ""))
         self.last_exec = result
-        self.on_event({"type": "exec_done", "id": msg.get("id"), "request": msg.get("request"), "result": result})
+        self.on_event({"type": "exec_done", "id": msg.get("id"), "request": msg.get("request"), "action": action,
+                       "result": result})
         if self.engine.running():
             self.engine.send({"type": "exec_result", "id": msg.get("id"), "result": result})
 

@@ -26,11 +26,14 @@ def engine_python() -> str:
 
 def engine_process() -> "pya.QProcess":
     """A QProcess for the engine venv's Python: KLayout's PYTHONPATH/PYTHONHOME removed (they would
-    mix KLayout's interpreter into the venv) and unbuffered output, so lines arrive as written."""
+    mix KLayout's interpreter into the venv), the grain's own ``lib`` on the path, and unbuffered
+    output, so lines arrive as written."""
     p = pya.QProcess()
     env = pya.QProcessEnvironment.systemEnvironment()
     for var in ("PYTHONPATH", "PYTHONHOME"):
         env.remove(var)
+    # this grain's engine code first: the venv's own install of pic_copilot may be another checkout's
+    env.insert("PYTHONPATH", str(GRAIN_ROOT / "lib"))
     env.insert("PYTHONUNBUFFERED", "1")
     p.setProcessEnvironment(env)
     return p
@@ -128,6 +131,14 @@ class EngineProcess:
         if not self.proc.waitForFinished(3000):
             self.proc.kill()
             self.proc.waitForFinished(1000)
+
+    def kill(self) -> None:
+        """Stop the engine at once (it did not answer a cancel); the next job starts a new one."""
+        if not self.running():
+            return
+        self._stopping = True
+        self.proc.kill()
+        self.proc.waitForFinished(1000)
 
     # -- signal handlers
     def _on_ready_read(self, *args) -> None:

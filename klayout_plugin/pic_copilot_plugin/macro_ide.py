@@ -165,6 +165,13 @@ def user_macro_dir() -> Path:
     return d
 
 
+def macros_dir() -> Path:
+    """<KLayout home>/macros: the user's macro folder (the IDE lists its .py and .lym files)."""
+    d = user_macro_dir().parent / "macros"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
 def history_dir() -> Path:
     """Where old macro texts are kept before a fix is applied."""
     base = os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local/share/pic-copilot")

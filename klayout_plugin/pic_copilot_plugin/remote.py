@@ -1,7 +1,8 @@
 """A local endpoint that lets outside tools (the MCP server, the command line) act on the open layout.
 
 Off by default. When the designer switches it on in the panel, KLayout listens on 127.0.0.1 only,
-on a random port, and accepts a request only if it carries this session's random token
+on the port set by ``PIC_COPILOT_ENDPOINT_PORT`` / ``endpoint_port`` in the config file / the settings
+dialog, or by default on a free port the system picks (never one of the peers' 8765-8799 and 8082), and accepts a request only if it carries this session's random token
 (``secrets.token_urlsafe``, compared in constant time). The port and token are written to a
 discovery file (``<PIC_COPILOT_HOME or ~/.local/share/pic-copilot>/remote.json``, mode 0600) that
 is removed again when the endpoint stops. Scripts run through ``bridge.execute`` on the open
@@ -132,17 +133,14 @@ class RemoteEndpoint:
 
     # ------------------------------------------------------------------ control
     def start(self) -> int:
-        """Listen on 127.0.0.1 (random port), write the discovery file; returns the port.
+        """Listen on 127.0.0.1 (the configured port, else a free one), write the discovery file; returns the port.
 
         Raises:
             RuntimeError: the port could not be opened (message from Qt).
         """
         if self.running:
             return self.port
-        server = pya.QTcpServer()
-        if not server.listen(pya.QHostAddress(HOST), 0):
-            self.last_error = f"cannot listen on {HOST}: {server.errorString()}"
-            raise RuntimeError(self.last_error)
+        server = self._listen()
         addr = server.serverAddress().toString()
         if addr != HOST:  # never serve on anything but loopback
             server.close()
@@ -166,6 +164,38 @@ class RemoteEndpoint:
             self._atexit_registered = True
         self._changed()
         return self.port
+
+    def _listen(self):
+        """A QTcpServer on 127.0.0.1 at the configured port (PIC_COPILOT_ENDPOINT_PORT / ``endpoint_port``),
+        or at a free port the system picks that no peer tool uses (never 8765-8799 or 8082).
+
+        Raises:
+            RuntimeError: the configured port is taken or invalid (the message names the setting).
+        """
+        from .settings_dialog import config_module
+
+        cfg = config_module()
+        try:
+            choice = cfg.endpoint_port()
+        except ValueError as e:
+            self.last_error = str(e)
+            raise RuntimeError(self.last_error) from None
+        for _attempt in range(20):
+            server = pya.QTcpServer()
+            if not server.listen(pya.QHostAddress(HOST), choice.port):
+                if choice.port:
+                    why = str(server.errorString())
+                    self.last_error = (choice.in_use_message("the endpoint for external agents") if "in use" in why.lower()
+                                       else f"cannot listen on {HOST}:{choice.port} ({why}); the port comes from "
+                                            f"{choice.setting}")
+                else:
+                    self.last_error = f"cannot listen on {HOST}: {server.errorString()}"
+                raise RuntimeError(self.last_error)
+            if choice.port or int(server.serverPort()) not in cfg.PEER_PORTS:
+                return server
+            server.close()  # the system picked a port a peer tool (klink, KlayoutClaw, klive) expects
+        self.last_error = "the system offered only ports that peer tools use (8765-8799, 8082); set endpoint_port"
+        raise RuntimeError(self.last_error)
 
     def stop(self) -> None:
         """Stop listening, drop open connections and remove the discovery file."""

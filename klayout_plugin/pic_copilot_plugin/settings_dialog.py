@@ -27,7 +27,7 @@ GENERATORS = ("layout", "drc", "simulation", "data")
 PROVIDERS = (("local", "Local (embedded model)"), ("openai", "OpenAI-compatible URL"), ("anthropic", "Anthropic"))
 ENV_VARS = ("PIC_COPILOT_PROVIDER", "PIC_COPILOT_BASE_URL", "OPENAI_BASE_URL", "PIC_COPILOT_MODEL",
             "PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PIC_COPILOT_MAX_ROUNDS",
-            "PIC_COPILOT_PIPELINE")
+            "PIC_COPILOT_PIPELINE", "PIC_COPILOT_LLM_PORT", "PIC_COPILOT_ENDPOINT_PORT")
 _PROGRESS = re.compile(r"(\S+)\s+\[[^\]]*\]\s+(\d+)/(\d+)")
 
 
@@ -54,6 +54,13 @@ def default_generator_databases() -> dict[str, list[str]]:
         return {g: list(spec[g]["databases"]) for g in GENERATORS if g in spec}
     except Exception:  # noqa: BLE001
         return {}
+
+
+def _int_or(value, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def _toml_value(v) -> str:
@@ -90,8 +97,8 @@ def to_toml(data: dict) -> str:
 def save_settings(values: dict, api_key: str | None) -> Path:
     """Merge ``values`` into the config file and store ``api_key`` (None = keep, "" = remove).
 
-    ``values``: provider, base_url, model, mode, max_rounds, agents {name: model}, databases
-    {generator: [names]}. Other keys already in the file are kept.
+    ``values``: provider, base_url, model, mode, max_rounds, llm_port, endpoint_port, agents
+    {name: model}, databases {generator: [names]}. Other keys already in the file are kept.
     """
     cfg = config_module()
     path = cfg.config_path()
@@ -102,7 +109,7 @@ def save_settings(values: dict, api_key: str | None) -> Path:
         except tomllib.TOMLDecodeError:
             data = {}
     data.pop("api_key", None)  # never in this file
-    for k in ("provider", "base_url", "model", "mode", "max_rounds"):
+    for k in ("provider", "base_url", "model", "mode", "max_rounds", "llm_port", "endpoint_port"):
         if values.get(k) not in (None, ""):
             data[k] = values[k]
         elif k in ("base_url", "model"):
@@ -136,7 +143,7 @@ class SettingsDialog:
         self.dlg = pya.QDialog(parent)
         self.dlg.windowTitle = "pic-copilot settings"
         self.dlg.objectName = "pic_copilot_settings"
-        self.dlg.resize(660, 820)
+        self.dlg.resize(660, 880)
         root = pya.QVBoxLayout(self.dlg)
 
         ep = pya.QGroupBox("LLM endpoint", self.dlg)
@@ -182,6 +189,20 @@ class SettingsDialog:
         rf.addRow("Mode", self.mode)
         rf.addRow("Max feedback rounds", self.max_rounds)
         root.addWidget(run)
+
+        ports = pya.QGroupBox("Ports on 127.0.0.1 (peer tools use 8765-8799 and 8082)", self.dlg)
+        pf = pya.QFormLayout(ports)
+        self.llm_port = pya.QSpinBox(ports)
+        self.llm_port.setRange(1024, 65535)
+        self.llm_port.toolTip = "Where the embedded model listens (PIC_COPILOT_LLM_PORT); used when it next starts"
+        self.endpoint_port = pya.QSpinBox(ports)
+        self.endpoint_port.setRange(0, 65535)
+        self.endpoint_port.specialValueText = "automatic (a free port)"
+        self.endpoint_port.toolTip = ("Where KLayout listens for external agents when the panel allows them "
+                                      "(PIC_COPILOT_ENDPOINT_PORT); clients find it in the discovery file")
+        pf.addRow("Embedded LLM port", self.llm_port)
+        pf.addRow("External agents port", self.endpoint_port)
+        root.addWidget(ports)
 
         dbs = pya.QGroupBox("Documentation databases per generator", self.dlg)
         grid = pya.QGridLayout(dbs)
@@ -256,6 +277,8 @@ class SettingsDialog:
             e.text = str(((data.get("agents") or {}).get(name) or {}).get("model", ""))
         self.mode.setCurrentIndex(1 if data.get("mode") == "sandbox" else 0)
         self.max_rounds.value = int(data.get("max_rounds", 3))
+        self.llm_port.value = _int_or(data.get("llm_port"), cfg.LLM_PORT_DEFAULT)
+        self.endpoint_port.value = _int_or(data.get("endpoint_port"), cfg.ENDPOINT_PORT_DEFAULT)
         chosen = {g: spec.get("databases") for g, spec in (data.get("generators") or {}).items() if isinstance(spec, dict)}
         defaults = default_generator_databases()
         for (g, db), cb in self.db_checks.items():
@@ -291,6 +314,8 @@ class SettingsDialog:
             "model": self.model.text.strip(),
             "mode": self.mode.itemData(self.mode.currentIndex),
             "max_rounds": int(self.max_rounds.value),
+            "llm_port": int(self.llm_port.value),
+            "endpoint_port": int(self.endpoint_port.value),
             "agents": {n: e.text.strip() for n, e in self.agent_models.items()},
             "databases": {g: [db for db in self.db_names if self.db_checks[(g, db)].checked] for g in GENERATORS},
         }

@@ -63,6 +63,8 @@ def describe(msg: dict) -> str | None:
         return f"[script] round {msg.get('round')}: {lines} lines"
     if t == "exec_done":
         r = msg.get("result") or {}
+        if msg.get("action") == "undo":
+            return f"[klayout] {r.get('message') or ('undone' if r.get('ok') else 'nothing undone')}"
         if r.get("deck") is not None:   # a KLayout DRC deck ran on the open cell
             if r.get("ok"):
                 return (f"[drc] {_short(r.get('stdout') or 'no report', 300)}"
@@ -93,6 +95,13 @@ def describe(msg: dict) -> str | None:
         return f"[sandbox] failed: {exc.get('type')}: {_short(exc.get('message', ''), 300)}"
     if t == "explanation":
         return None  # streamed as tokens already
+    if t == "fix_result":
+        if not msg.get("needed"):
+            return f"[fix] {_short(msg.get('message') or 'it ran without errors; nothing to fix')}"
+        changed = sum(1 for line in (msg.get("diff") or "").splitlines()
+                      if line[:1] in "+-" and not line.startswith(("+++", "---")))
+        return (f"[fix] {'a fix was proposed' if msg.get('ok') else 'no verified fix'} after {msg.get('rounds')} "
+                f"round(s): {changed} line(s) changed (see the Change tab). {_short(msg.get('message') or '')}")
     if t == "error":
         return f"[error] {msg.get('kind')}: {_short(msg.get('message', ''), 400)}"
     if t == "engine_died":

@@ -3,7 +3,7 @@
 Every subcommand returns an exit code (see EXIT_CODES, printed by ``pic-copilot --help``).
 Subcommands live with their code and are added here through ``register(subparsers)``:
 retrieval (search, api, build-db, eval-retrieval), agents (ask, run), bench, explore; this module
-adds llm, klayout and serve-mcp, and lets ask/run reach a running KLayout.
+adds llm, klayout, serve-mcp, explain and fix, and lets ask/run reach a running KLayout.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from . import __version__
 
@@ -30,6 +31,8 @@ examples:
   pic-copilot ask "an MMI 1x2 written to mmi.gds" --mode sandbox --out mmi.py
   pic-copilot run mmi.py --json                              run a script, JSON result
   pic-copilot run edit.py --mode interactive                 run on the layout open in KLayout
+  pic-copilot explain my_macro.lym                           what a script or KLayout macro does
+  pic-copilot fix broken.py --apply                          run it, fix what fails, write the fix back
   pic-copilot serve-mcp                                      MCP server for other agents (stdio)
   pic-copilot llm status                                     the embedded local model
   pic-copilot explore gdsfactory --max-seconds 600           probe the installed APIs (resumable)
@@ -110,6 +113,134 @@ def _klayout(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------ explain / fix
+class _Console:
+    """Prints an engine job's progress and streamed text to stderr (like the panel's transcript)."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.streaming = False
+
+    def end(self) -> None:
+        if self.streaming:
+            sys.stderr.write("\n")
+            self.streaming = False
+
+    def __call__(self, msg: dict) -> None:
+        if self.quiet:
+            return
+        t = msg.get("type")
+        if t == "token":
+            if msg.get("text") is None:
+                return
+            if not self.streaming:
+                sys.stderr.write(f"[{msg.get('agent')}] ")
+                self.streaming = True
+            sys.stderr.write(msg["text"])
+            sys.stderr.flush()
+        elif t == "progress":
+            self.end()
+            print(f"[{msg.get('stage')}] {msg.get('message')}", file=sys.stderr, flush=True)
+
+
+def _job(msg: dict, args, bridge=None) -> dict | None:
+    """Run an engine message in this process; prints a failure and returns None on an error answer."""
+    from .engine import run_job
+
+    console = _Console(args.quiet or args.json)
+    try:
+        ans = run_job(msg, bridge=bridge, on_event=console)
+    finally:
+        console.end()
+    if ans.get("type") == "error":
+        if args.json:
+            print(json.dumps({"ok": False, "error": {"kind": ans.get("kind"), "message": ans.get("message")}}))
+        else:
+            _err(f"{ans.get('kind')}: {ans.get('message')}")
+        raise SystemExit(3 if str(ans.get("kind", "")).startswith("llm-") else 2)
+    return ans
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from .agents.explain_fix import read_script
+
+    try:
+        code, name = read_script(args.file)
+    except ValueError as e:
+        _err(str(e))
+        return 2
+    if not code.strip():
+        _err(f"{args.file} holds no code")
+        return 2
+    ans = _job({"type": "explain", "id": "cli-explain", "code": code, "name": name, "question": args.question or ""},
+               args)
+    if args.json:
+        print(json.dumps({"ok": True, "file": args.file, "explanation": ans.get("text", "")}))
+    else:
+        print(ans.get("text", ""))
+    return 0
+
+
+def _fix(args: argparse.Namespace) -> int:
+    from .agents.explain_fix import read_script, write_script
+    from .config import data_home
+    from .remote_client import RemoteError
+
+    try:
+        code, name = read_script(args.file)
+    except ValueError as e:
+        _err(str(e))
+        return 2
+    if not code.strip():
+        _err(f"{args.file} holds no code")
+        return 2
+    bridge = None
+    if args.mode == "interactive":
+        from .agents.cli import interactive_bridge
+
+        try:
+            bridge = interactive_bridge(argparse.Namespace(layout=args.layout, batch=args.batch))
+        except (RuntimeError, RemoteError) as e:
+            _err(str(e))
+            return 2
+    msg = {"type": "fix", "id": "cli-fix", "code": code, "name": name, "complaint": args.complaint or "",
+           "mode": args.mode, "config": args.config, "max_rounds": args.max_rounds}
+    try:
+        ans = _job(msg, args, bridge)
+    finally:
+        if bridge is not None:
+            bridge.close()
+    applied = kept = None
+    if args.apply and ans.get("ok") and ans.get("diff"):
+        hist = data_home() / "macro-history"
+        hist.mkdir(parents=True, exist_ok=True)
+        kept = hist / f"{name}.{time.strftime('%Y%m%d-%H%M%S')}{Path(args.file).suffix}"
+        kept.write_bytes(Path(args.file).read_bytes())
+        write_script(args.file, ans["script"])
+        applied = str(args.file)
+    if args.json:
+        print(json.dumps({"ok": ans.get("ok"), "needed": ans.get("needed"), "applied": applied,
+                          "old_text_kept": str(kept) if kept else None, "diff": ans.get("diff"),
+                          "script": ans.get("script"), "problems": ans.get("problems"), "message": ans.get("message"),
+                          "probe": ans.get("probe"), "rounds": ans.get("rounds"), "usage": ans.get("usage"),
+                          "record": ans.get("record")}, indent=1, default=str))
+    else:
+        if ans.get("diff"):
+            print(ans["diff"], end="" if ans["diff"].endswith("\n") else "\n")
+        verdict = ("nothing to fix" if not ans.get("needed") else
+                   "fixed (the new script ran and was accepted)" if ans.get("ok") else "NOT fixed (the proposal did not pass)")
+        print(f"# {name}: {verdict}. {ans.get('message') or ''}".rstrip(), file=sys.stderr)
+        if applied:
+            print(f"# applied to {applied}; the old text is kept in {kept}", file=sys.stderr)
+        elif args.apply and ans.get("needed"):
+            print(f"# not applied: {args.file} is unchanged", file=sys.stderr)
+        elif ans.get("diff"):
+            print("# not applied (--apply writes it to the file)", file=sys.stderr)
+    if not ans.get("needed"):
+        return 0
+    return 0 if ans.get("ok") else 1
+
+
 # ----------------------------------------------------------------------------------- serve-mcp
 def _serve_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import main as serve
@@ -161,10 +292,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_klayout)
 
+    p = sub.add_parser("explain", help="explain what a script or KLayout macro does", formatter_class=_fmt(),
+                       description="A plain-language explanation of a Python script or a KLayout .lym/.py macro: what it "
+                                   "does step by step, which layers and cells it touches, what looks wrong. The same "
+                                   "engine message as the panel's Explain macro. The text goes to stdout.")
+    p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
+    p.add_argument("--question", help="a question about it, answered in the explanation")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
+    p.set_defaults(func=_explain)
+
+    from .pipeline_configs import PIPELINE_CONFIGS
+
+    p = sub.add_parser("fix", help="run a script, fix what fails (or what you say is wrong), show the diff",
+                       formatter_class=_fmt(),
+                       description="Run the script as it is (sandbox, or --mode interactive: the layout open in KLayout, "
+                                   "its change undone again, else klayout -b), then revise it with the error and your "
+                                   "--complaint until the new script runs and is accepted. The same engine message as "
+                                   "the panel's Fix macro. Prints a unified diff; --apply writes the fixed script into "
+                                   "FILE (a .lym keeps its macro settings), keeping the old text in "
+                                   "<data home>/macro-history. Exit 0 fixed or nothing to fix, 1 not fixed (FILE unchanged).")
+    p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
+    p.add_argument("--complaint", help="what is wrong with it, in plain words (needed when it runs without an error)")
+    p.add_argument("--mode", choices=["sandbox", "interactive"], default="sandbox", help="where it runs (default sandbox)")
+    p.add_argument("--apply", action="store_true", help="write the fix into FILE when it passed")
+    p.add_argument("--config", choices=list(PIPELINE_CONFIGS), default=None,
+                   help="pipeline configuration (default: PIC_COPILOT_PIPELINE or full)")
+    p.add_argument("--max-rounds", type=int, default=None, help="revision rounds (default from settings)")
+    p.add_argument("--layout", help="interactive mode without a running KLayout: the GDS file to run on")
+    p.add_argument("--batch", action="store_true", help="interactive mode: klayout -b even if a KLayout allows agents")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
+    p.set_defaults(func=_fix)
+
     p = sub.add_parser("serve-mcp", help="serve the copilot's tools to other agents over MCP (stdio)",
                        formatter_class=_fmt(),
                        description="Model Context Protocol server on stdin/stdout with the tools search_apis, "
-                                   "get_api_details, run_code (sandbox or the open KLayout layout) and generate_script. "
+                                   "get_api_details, run_code (sandbox or the open KLayout layout), generate_script, explain_script and "
+                                   "fix_script. "
                                    "Configure your MCP client to start: pic-copilot serve-mcp (see docs/MCP.md).")
     p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                    help="server log level on stderr (default WARNING)")
@@ -193,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except SystemExit as e:  # explain/fix: the engine answered with an error (already printed)
+        return int(e.code or 0)
     except BrokenPipeError:  # `pic-copilot ... | head`
         return 0
 

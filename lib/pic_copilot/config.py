@@ -14,6 +14,10 @@ Environment variables:
     PIC_COPILOT_MAX_ROUNDS evaluator feedback rounds
     PIC_COPILOT_TIMEOUT    deadline of one LLM call in seconds: connect, every read and every
                            retry together (config key ``timeout``; default 180)
+    PIC_COPILOT_LLM_PORT   127.0.0.1 port of the embedded LLM server (config key ``llm_port``;
+                           default 18765; see :func:`llm_port`)
+    PIC_COPILOT_ENDPOINT_PORT  127.0.0.1 port of the endpoint KLayout opens for external agents
+                           (config key ``endpoint_port``; default 0 = a free port the system picks)
 
 Config file (TOML)::
 
@@ -23,6 +27,8 @@ Config file (TOML)::
     max_rounds = 3
     mode = "interactive"
     timeout = 180          # seconds one LLM call may take in all (PIC_COPILOT_TIMEOUT)
+    llm_port = 18765        # the embedded LLM server (PIC_COPILOT_LLM_PORT)
+    endpoint_port = 0       # KLayout's endpoint for external agents, 0 = any free port
     [agents.planner]
     model = "a-smaller-model"
     [generators.layout]
@@ -235,3 +241,83 @@ def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -
     if env.get("PIC_COPILOT_MAX_ROUNDS"):
         s = replace(s, max_rounds=int(env["PIC_COPILOT_MAX_ROUNDS"]))
     return s
+
+
+# ------------------------------------------------------------------------------------------ ports
+LLM_PORT_DEFAULT = 18765
+ENDPOINT_PORT_DEFAULT = 0   # 0: a free port the system picks (its ephemeral range, 32768+ on Linux)
+# Ports that tools designers run next to KLayout bind: KlayoutClaw and klink 8765 (klink scans
+# 8765-8799), klive 8082. No default of ours is one of them.
+PEER_PORTS = frozenset([*range(8765, 8800), 8082])
+
+_PORTS = {  # what: (environment variable, config key, label in the settings dialog)
+    "llm": ("PIC_COPILOT_LLM_PORT", "llm_port", "Embedded LLM port"),
+    "endpoint": ("PIC_COPILOT_ENDPOINT_PORT", "endpoint_port", "External agents port"),
+}
+
+
+@dataclass(frozen=True)
+class PortChoice:
+    """A 127.0.0.1 port and the setting it came from (for messages that say what to change).
+
+    Attributes:
+        port: the port; 0 means any free port.
+        setting: where it was set: the environment variable, "<key> in <config file>", or "the default".
+        explicit: the designer chose it (environment or config file), so it must be this port.
+        env_var: the environment variable that sets it.
+        key: the config file key that sets it.
+        label: the settings dialog's field.
+    """
+
+    port: int
+    setting: str
+    explicit: bool
+    env_var: str
+    key: str
+    label: str
+
+    def in_use_message(self, what: str) -> str:
+        """The message for "this port is already taken by another program"."""
+        return (f"cannot open {what} on 127.0.0.1:{self.port}: the port is already in use by another program. "
+                f"The port comes from {self.setting}; choose a free one with {self.env_var}, with {self.key} in "
+                f"{config_path()}, or in the pic-copilot settings dialog ('{self.label}').")
+
+
+def _port_choice(what: str, default: int, env: dict[str, str] | None, path: Path | None) -> PortChoice:
+    env_var, key, label = _PORTS[what]
+    env = dict(os.environ if env is None else env)
+    path = path or config_path()
+    raw, setting = env.get(env_var, "").strip(), env_var
+    if not raw:
+        data = _read_toml(path)
+        raw, setting = (data.get(key), f"{key} in {path}") if key in data else (None, "the default")
+    if raw is None:
+        return PortChoice(default, setting, False, env_var, key, label)
+    try:
+        port = int(raw)
+        if isinstance(raw, (bool, float)) or not 0 <= port <= 65535:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"{setting} must be a port number from 1 to 65535 (0 = any free port), not {raw!r}") from None
+    return PortChoice(port, setting, True, env_var, key, label)
+
+
+def llm_port(env: dict[str, str] | None = None, path: Path | None = None,
+             default: int = LLM_PORT_DEFAULT) -> PortChoice:
+    """The embedded LLM server's port: PIC_COPILOT_LLM_PORT, else ``llm_port`` in the config file, else 18765.
+
+    Raises:
+        ValueError: the setting is not a port number (the message names it).
+    """
+    return _port_choice("llm", default, env, path)
+
+
+def endpoint_port(env: dict[str, str] | None = None, path: Path | None = None) -> PortChoice:
+    """The port KLayout's endpoint for external agents listens on: PIC_COPILOT_ENDPOINT_PORT, else
+    ``endpoint_port`` in the config file, else 0 (a free port the system picks, announced in the
+    discovery file).
+
+    Raises:
+        ValueError: the setting is not a port number (the message names it).
+    """
+    return _port_choice("endpoint", ENDPOINT_PORT_DEFAULT, env, path)

@@ -184,6 +184,8 @@ class Engine:
             self._start_job(msg, "run", self._run_code)
         elif t == "explain":
             self._start_job(msg, "explain", self._explain)
+        elif t == "fix":
+            self._start_job(msg, "fix", self._fix)
         elif t == "exec_result":
             for job in list(self._jobs.values()):
                 if job["bridge"] is not None and job["bridge"].deliver(msg.get("id", ""), msg.get("result") or {}):
@@ -266,8 +268,14 @@ class Engine:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": f"'{kind}' needs an id and the code"})
             return
-        job = {"cancel": threading.Event(), "bridge": None, "request": None, "outcome": None, "kind": kind,
-               "msg": msg}
+        if kind == "fix" and msg.get("mode", self.settings.mode) not in ("interactive", "sandbox"):
+            self.channel.send({"type": "error", "id": job_id, "kind": "bad-request",
+                               "message": f"unknown mode {msg.get('mode')!r}; use sandbox or interactive"})
+            return
+        cancel = threading.Event()
+        interactive = kind == "fix" and msg.get("mode", self.settings.mode) == "interactive"
+        job = {"cancel": cancel, "bridge": PluginBridge(self.channel, job_id, cancel) if interactive else None,
+               "request": None, "outcome": None, "kind": kind, "msg": msg}
         self._spawn(job_id, job, target)
 
     def _feedback(self, msg: dict) -> None:
@@ -334,28 +342,131 @@ class Engine:
 
     def _explain(self, job: dict) -> None:
         """``explain``: a plain-language explanation of a script (streamed), then ``explanation``."""
-        from .agents import prompts
-        from .agents.base import Agent
+        from .agents import explain_fix
 
         msg = job["msg"]
         job_id = str(msg["id"])
         io = ChannelIO(self.channel, job_id, None, job["cancel"])
         try:
-            code = msg["code"]
-            if len(code) > 16000:
-                code = code[:16000] + "\n# ... (cut)"
-            agent = Agent("explainer", prompts.text("explainer"))
-            user = prompts.render("explainer_user", code=code.rstrip(), macro_name=str(msg.get("name") or "the macro"),
-                                  question=str(msg.get("question") or ""))
             io.progress("llm", f"explaining {msg.get('name') or 'the macro'} with {self.settings.provider} model "
                                f"{self.settings.model}")
             io.token("explainer", None)
-            text = agent.ask_text(self.client(), user, cancel=job["cancel"],
-                                  on_token=lambda t: io.token("explainer", t))
+            text = explain_fix.explain(self.client(), msg["code"], name=str(msg.get("name") or ""),
+                                       question=str(msg.get("question") or ""), cancel=job["cancel"],
+                                       on_token=lambda t: io.token("explainer", t))
             if not job.get("reported"):
-                self.channel.send({"type": "explanation", "id": job_id, "text": text.strip()})
+                self.channel.send({"type": "explanation", "id": job_id, "text": text})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
+
+    def _fix(self, job: dict) -> None:
+        """``fix``: run the script as it is, then revise it with what went wrong; answered by ``fix_result``."""
+        from .agents import explain_fix
+
+        msg = job["msg"]
+        job_id = str(msg["id"])
+        io = ChannelIO(self.channel, job_id, job["bridge"], job["cancel"])
+        try:
+            io.progress("llm", f"fixing {msg.get('name') or 'the macro'} with {self.settings.provider} model "
+                               f"{self.settings.model}")
+            out = explain_fix.fix(msg["code"], io, self.settings, self.client, job_id,
+                                  name=str(msg.get("name") or ""), complaint=str(msg.get("complaint") or ""),
+                                  mode=msg.get("mode") or self.settings.mode,
+                                  config=msg.get("config") or os.environ.get("PIC_COPILOT_PIPELINE", "full"),
+                                  max_rounds=msg.get("max_rounds"), layout_context=msg.get("context"))
+            if not job.get("reported"):
+                reply = out.to_message(job_id)
+                reply["execution"] = decorate_execution(out.execution)
+                self.channel.send(reply)
+        except BaseException as e:  # noqa: BLE001
+            self._fail(job, job_id, e)
+
+
+class _LineSink:
+    """A text stream that hands each complete JSON line to a callback (an in-process Channel's stdout)."""
+
+    def __init__(self, on_message):
+        self.on_message = on_message
+        self._buf = ""
+
+    def write(self, text: str) -> int:
+        self._buf += text
+        while "\n" in self._buf:
+            line, self._buf = self._buf.split("\n", 1)
+            if line.strip():
+                self.on_message(json.loads(line))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+TERMINAL = ("result", "run_result", "explanation", "fix_result", "error")
+
+
+def run_job(msg: dict, bridge=None, on_event=None, settings: Settings | None = None,
+            timeout_s: float | None = None) -> dict:
+    """Run one protocol message (``explain``, ``fix``, ``request``, ``run``) in this process and return
+    its answer: the same engine, messages and secret masking the KLayout panel gets, for the command
+    line and the MCP server.
+
+    Args:
+        msg: the message, with an ``id``.
+        bridge: answers the engine's ``exec`` messages (an execution.Bridge: the running KLayout's
+            endpoint, or klayout -b); None refuses them.
+        on_event: called with every other message (progress, tokens, scripts) as it comes.
+        settings: engine settings (default: load_settings()).
+        timeout_s: give up (and cancel the job) after this long; None waits.
+
+    Returns:
+        the job's final message (type in TERMINAL). KeyboardInterrupt cancels the job and re-raises.
+    """
+    import queue
+
+    inbox: queue.Queue = queue.Queue()
+    settings = settings or load_settings()
+    engine = Engine(Channel(_LineSink(inbox.put), known_secrets(settings)), settings)
+    job_id = str(msg["id"])
+    engine.handle(msg)
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    try:
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                engine.handle({"type": "cancel", "id": job_id})
+                raise TimeoutError(f"the {msg.get('type')} job did not finish within {timeout_s:.0f} s")
+            try:
+                m = inbox.get(timeout=0.2 if left is None else min(0.2, left))
+            except queue.Empty:
+                continue
+            if m.get("type") == "exec":
+                engine.handle({"type": "exec_result", "id": m["id"], "result": _answer_exec(bridge, m)})
+                continue
+            if m.get("type") in TERMINAL and m.get("id") in (job_id, None):
+                return m
+            if on_event is not None:
+                on_event(m)
+    except KeyboardInterrupt:
+        engine.handle({"type": "cancel", "id": job_id})
+        raise
+
+
+def _answer_exec(bridge, m: dict) -> dict:
+    """Run an ``exec`` message's action on a Bridge; failures become a failed bridge result."""
+    try:
+        if bridge is None:
+            raise RuntimeError("no KLayout to run this on (use the sandbox mode, or open KLayout)")
+        action = m.get("action")
+        if action == "insert_files":
+            return bridge.insert_files(list(m.get("paths") or []))
+        if action == "undo":
+            return bridge.undo()
+        if action == "run_deck":
+            return bridge.run_deck(m.get("deck", ""), report=m.get("report") or "drc_report.lyrdb",
+                                   deck_file=m.get("deck_file") or "deck.lydrc")
+        return bridge.run_code(m.get("code", ""))
+    except Exception as e:  # noqa: BLE001 - reported to the pipeline as a failed run
+        return {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
 
 
 def main() -> int:

@@ -5,6 +5,8 @@ Tools:
     get_api_details(name)              the full documentation entry of one API name
     run_code(code, mode?, timeout_s?)  run a script in the sandbox, or on the layout open in KLayout
     generate_script(request, mode?, config?, max_rounds?)   the whole pipeline: a checked script
+    explain_script(code, name?, question?)   a plain-language explanation of a script / KLayout macro
+    fix_script(code, name?, complaint?, mode?, config?, max_rounds?)   run it, fix what fails, return the diff
 
 ``mode="interactive"`` reaches a running KLayout through the endpoint the designer switches on in
 the pic-copilot panel (see remote_client.py and docs/MCP.md). Problems a caller can fix (empty
@@ -56,6 +58,8 @@ Typical use:
 - run_code(mode="interactive") runs it on the layout open in the designer's KLayout (one undoable
   step; pya scripts get globals layout, cell, view, dbu, selection), or runs a gdsfactory script in
   the sandbox and inserts the GDS it wrote. The designer must switch this on in the panel.
+- explain_script(code) explains a script or KLayout macro; fix_script(code, complaint?) runs it, fixes
+  the error (or the complaint) and returns the fixed script with a unified diff (nothing is written).
 - generate_script(request) runs the whole copilot (planner, retrieval, generators, evaluator with
   execution feedback) and returns a checked script. It calls an LLM and can take minutes.
 """
@@ -293,6 +297,94 @@ async def generate_script(
             "mode": mode, "config": config}
 
 
+async def _engine_job(msg: dict, ctx: Context, bridge=None) -> dict:
+    """Run an engine message (the panel's own ``explain`` / ``fix``) in a worker thread, forwarding its
+    progress as MCP progress notifications; an ``error`` answer becomes a tool error."""
+    from .engine import run_job
+
+    steps = [0]
+
+    def on_event(m: dict) -> None:
+        if m.get("type") != "progress":
+            return
+        steps[0] += 1
+        message = f"[{m.get('stage')}] {m.get('message')}"
+
+        async def _notify():
+            await ctx.report_progress(steps[0], None, message)
+            await ctx.info(message)
+
+        try:
+            anyio.from_thread.run(_notify)
+        except Exception:  # the client went away: keep working quietly
+            pass
+
+    ans = await anyio.to_thread.run_sync(lambda: run_job(msg, bridge=bridge, on_event=on_event),
+                                         abandon_on_cancel=True)
+    if ans.get("type") == "error":
+        kind = str(ans.get("kind") or "")
+        prefix = f"the LLM endpoint failed ({kind[4:]})" if kind.startswith("llm-") else kind
+        raise ToolError(f"{prefix}: {ans.get('message')}")
+    return ans
+
+
+async def explain_script(
+    code: Annotated[str, Field(description="The script or KLayout macro text (Python).")],
+    ctx: Context,
+    name: Annotated[str, Field(description="What to call it in the explanation, e.g. the macro's file name.")] = "",
+    question: Annotated[str, Field(description="An optional question about the script.")] = "",
+) -> dict[str, Any]:
+    """Explain a Python layout script or KLayout macro in plain language.
+
+    What it does step by step, which layers, cells and files it reads or changes, and what looks
+    wrong for the installed tool versions (invented APIs, database units vs micrometres). The same
+    explanation the pic-copilot panel gives for "Explain this macro". Calls the LLM.
+    """
+    if not isinstance(code, str) or not code.strip():
+        raise ToolError("empty code: pass the whole script to explain")
+    ans = await _engine_job({"type": "explain", "id": "mcp-" + uuid.uuid4().hex[:10], "code": code, "name": name,
+                             "question": question}, ctx)
+    return {"explanation": ans.get("text", ""), "name": name}
+
+
+async def fix_script(
+    code: Annotated[str, Field(description="The script or KLayout macro text (Python).")],
+    ctx: Context,
+    name: Annotated[str, Field(description="Its name (used in the prompt and the diff headers).")] = "",
+    complaint: Annotated[str, Field(description="What is wrong with it in plain words; needed when it runs "
+                                                "without an error but does the wrong thing.")] = "",
+    mode: Annotated[Literal["sandbox", "interactive"], Field(
+        description="Where it runs: 'sandbox' (default) or 'interactive' (the layout open in the designer's "
+                    "KLayout; the probe run's change is undone, the fixed script's change stays, one undo step).")] = "sandbox",
+    config: Annotated[str | None, Field(description="Pipeline configuration (default 'full').")] = None,
+    max_rounds: Annotated[int | None, Field(description="Revision rounds (default from settings).", ge=0, le=10)] = None,
+) -> dict[str, Any]:
+    """Run a script as it is, then fix what fails (or what the complaint says) and return the fixed script.
+
+    Returns ok (the fixed script ran and was accepted, or nothing needed fixing), needed (the run
+    failed or there was a complaint), script (the proposal), diff (unified diff from the given
+    code), problems (what the programmer was told), the original run's summary (probe), rounds,
+    LLM usage and the run record. Writes no file: apply the diff yourself. The same workflow as
+    the pic-copilot panel's "Fix this macro".
+    """
+    if not isinstance(code, str) or not code.strip():
+        raise ToolError("empty code: pass the whole script to fix")
+    if mode not in ("sandbox", "interactive"):
+        raise ToolError(f"unknown mode {mode!r}: use 'sandbox' or 'interactive'")
+    bridge = _remote_bridge() if mode == "interactive" else None
+    msg = {"type": "fix", "id": "mcp-" + uuid.uuid4().hex[:10], "code": code, "name": name, "complaint": complaint,
+           "mode": mode, "config": config, "max_rounds": max_rounds}
+    try:
+        ans = await _engine_job(msg, ctx, bridge)
+    finally:
+        if bridge is not None:
+            bridge.close()
+    from .agents.evaluator import execution_summary
+
+    return {k: ans.get(k) for k in ("ok", "needed", "script", "diff", "problems", "message", "probe", "rounds",
+                                    "usage", "record")} | {"execution": execution_summary(ans.get("execution"))
+                                                           if ans.get("execution") else None, "mode": mode}
+
 def _scrubbed(fn):
     """A tool whose answers and error texts never show an API key (an LLM endpoint may echo one)."""
     import functools
@@ -325,7 +417,7 @@ def _scrubbed(fn):
 
 
 def build_server(log_level: str = "WARNING") -> MCPServer:
-    """The MCP server with the four tools."""
+    """The MCP server with its six tools."""
     server = MCPServer("pic-copilot", title="pic-copilot", version=__version__, instructions=INSTRUCTIONS,
                        log_level=log_level)
     ro = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -333,6 +425,10 @@ def build_server(log_level: str = "WARNING") -> MCPServer:
     server.add_tool(_scrubbed(get_api_details), title="Details of one API", annotations=ro)
     server.add_tool(_scrubbed(run_code), title="Run a design script", annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
     server.add_tool(_scrubbed(generate_script), title="Generate a checked design script",
+                    annotations=ToolAnnotations(destructive_hint=False, open_world_hint=True))
+    server.add_tool(_scrubbed(explain_script), title="Explain a script or KLayout macro",
+                    annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
+    server.add_tool(_scrubbed(fix_script), title="Fix a script or KLayout macro",
                     annotations=ToolAnnotations(destructive_hint=False, open_world_hint=True))
     return server
 

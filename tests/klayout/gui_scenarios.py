@@ -9,6 +9,7 @@ work (a scratch folder).
 """
 import json
 import os
+import signal
 import time
 import traceback
 
@@ -19,6 +20,8 @@ APP = pya.Application.instance()
 MW = pya.MainWindow.instance()
 MW.resize(1600, 1000)
 MW.move(0, 0)
+# These scenarios are about behaviour, not about the first-start layout (tests/test_gui_first_start.py):
+# the designer has made the panel wider, as the Picture tab's thumbnails want.
 # This whole harness is one running macro. With the IDE's debugger on, opening the Macro IDE while a
 # macro runs stops the main window from painting (screenshots come out blank); designers are not
 # affected (their IDE opens while no macro runs).
@@ -96,6 +99,8 @@ from pic_copilot_plugin import bridge, macro_ide  # noqa: E402
 
 P = gui.panel()
 CTL = P.controller
+P.root.wanted_width = 560
+P.root.updateGeometry()
 
 
 def new_layout():
@@ -195,6 +200,26 @@ def sc_stop(r):
     pump(0.5)
     r["shapes_unchanged"] = shape_count(ly) == before
     r["send_enabled"] = P.send_btn.enabled
+    # an engine that hangs (stopped with SIGSTOP) does not hold Stop up: it is stopped after the grace time
+    P.prompt.setPlainText("slow request: draw a ring")
+    P.send()
+    wait_until(lambda: CTL.engine_info is not None, 10)
+    pump(1.0)
+    pid = CTL.engine.proc.processId()
+    os.kill(pid, signal.SIGSTOP)
+    t0 = time.monotonic()
+    P.stop()
+    wait_until(lambda: CTL.finished, 5)
+    r["hung_cancel_s"] = round(time.monotonic() - t0, 3)
+    r["hung_last"] = CTL.last_result
+    r["hung_status"] = P.status.text
+    r["hung_engine_gone"] = not CTL.engine.running()
+    try:
+        os.kill(pid, signal.SIGCONT)
+    except ProcessLookupError:
+        pass
+    res = request("draw a box please", timeout=60)   # the next request starts a new engine
+    r["after_hung"] = {k: (res or {}).get(k) for k in ("type", "ok", "kind")}
 
 
 def _broken_macro_path():
@@ -339,6 +364,8 @@ def sc_settings(r):
     dlg.agent_models["planner"].text = "small-planner"
     dlg.api_key.text = dialog_key  # noqa: F821
     dlg.max_rounds.value = 4
+    dlg.llm_port.value = 19123
+    dlg.endpoint_port.value = 19124
     dlg.mode.setCurrentIndex(0)
     r["env_note"] = dlg.env_note.text
     r["screenshot"] = shot("gui_settings.png", dlg.dlg)
@@ -432,7 +459,50 @@ def sc_actions(r):
     r["remote_label_off"] = P.remote_label.text
 
 
-SCENARIOS = {"selection": sc_selection, "feedback": sc_feedback, "stop": sc_stop, "explain_fix": sc_explain_fix,
+BOX10 = "a 10 um x 5 um box on layer 1/0 at the origin"
+MMI = "place a 1x2 MMI from gdsfactory here"
+
+
+def sc_session_macro(r):
+    """Three requests (a pya box, its revision by feedback, a gdsfactory MMI inserted from the sandbox), then
+    Save session as macro; the macro run on a fresh layout gives the same layout (fingerprint)."""
+    view, ly, top = new_layout()
+    res = request(BOX10, config="no-multi-agent")
+    r["box_ok"] = bool(res and res.get("ok"))
+    P.feedback.text = "make it 20 um wide instead"
+    P.send_feedback()
+    wait_until(lambda: CTL.finished, 90)
+    r["feedback_ok"] = bool(CTL.last_result and CTL.last_result.get("ok"))
+    res = request(MMI, config="no-multi-agent", timeout=180)
+    r["mmi_ok"] = bool(res and res.get("ok"))
+    r["mmi_result"] = {k: (res or {}).get(k) for k in ("type", "ok", "message", "kind")}
+    r["cells"] = sorted(c.name for c in ly.each_cell())
+    r["steps"] = [(s.kind, s.texts, s.accepted) for s in CTL.session_log.for_layout(ly)]
+    r["mmi_exec"] = {k: (CTL.last_exec or {}).get(k) for k in ("ok", "undoable", "changes", "inserted_cells", "note")}
+    r["fingerprint"] = bridge.layout_fingerprint(ly)
+    r["session_gds"] = os.path.join(work, "session.gds")  # noqa: F821
+    ly.write(r["session_gds"])
+    path = P.save_session_macro(open_ide=False)
+    r["macro"] = path
+    r["macro_text"] = open(path).read() if path else None
+    r["files"] = sorted(os.listdir(path[:-3] + "_files")) if path and os.path.isdir(path[:-3] + "_files") else []
+    r["known"] = wait_until(lambda: pya.Macro.macro_by_path(path) is not None, 10) if path else False
+    r["transcript"] = P.transcript.toPlainText()
+    # replay on a fresh layout, as the designer would from the Macro IDE
+    MW.create_layout(1)
+    fresh = bridge.Session.current_gui()
+    r["fresh_fingerprint"] = bridge.layout_fingerprint(fresh.layout)
+    pya.Macro.macro_by_path(path).run()
+    replayed = bridge.Session.current_gui()
+    r["same_view"] = replayed.layout is fresh.layout
+    r["replayed_fingerprint"] = bridge.layout_fingerprint(replayed.layout)
+    r["replayed_cells"] = sorted(c.name for c in replayed.layout.each_cell())
+    r["screenshot"] = shot("gui_session_replayed.png")
+    MW.call_menu("cm_undo")   # the whole replay is one undo step
+    r["after_undo_shapes"] = shape_count(replayed.layout)
+
+
+SCENARIOS = {"selection": sc_selection, "session_macro": sc_session_macro, "feedback": sc_feedback, "stop": sc_stop, "explain_fix": sc_explain_fix,
              "thumbnail": sc_thumbnail, "settings": sc_settings, "resilience": sc_resilience, "actions": sc_actions}
 
 try:

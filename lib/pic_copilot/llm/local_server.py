@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from ..config import data_home
+from ..config import data_home, llm_port
 from ..setup_assets import llm_model_path
 
 DEFAULT_PORT = 18765
@@ -174,6 +174,20 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _port_to_use() -> int:
+    """The port a new server listens on: the configured one (PIC_COPILOT_LLM_PORT / ``llm_port``), which
+    must be free, else the default 18765, or any free port when something else holds the default."""
+    try:
+        choice = llm_port(default=DEFAULT_PORT)
+    except ValueError as e:
+        raise LocalServerError(str(e)) from None
+    if choice.port and _port_free(choice.port):
+        return choice.port
+    if choice.explicit and choice.port:
+        raise LocalServerError(choice.in_use_message("the embedded LLM server"))
+    return _free_port()
+
+
 def _is_our_server(pid: int) -> bool:
     """True if the process is a llama.cpp server serving a model from our data folder."""
     try:
@@ -266,7 +280,7 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     if not model.exists():
         raise LocalServerError(f"the embedded LLM model is not installed ({model} missing); run scripts/setup.sh")
     if port is None:
-        port = DEFAULT_PORT if _port_free(DEFAULT_PORT) else _free_port()
+        port = _port_to_use()
     log = data_home() / "llm-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     kind, exe = runtime
@@ -286,6 +300,8 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            if not _port_free(port):  # taken since we looked: say which setting moves it
+                raise LocalServerError(llm_port().in_use_message("the embedded LLM server"))
             raise LocalServerError(f"the embedded LLM server exited with code {proc.returncode}; see {log}")
         if is_healthy(port, timeout=1.0):
             st = {"pid": proc.pid, "port": port, "model": str(model), "runtime": kind, "slots": slots,
