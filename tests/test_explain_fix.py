@@ -32,7 +32,7 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("PIC_COPILOT_HISTORY", str(tmp_path / "history"))
     monkeypatch.setenv("PIC_COPILOT_CONFIG", str(tmp_path / "no-config.toml"))
     monkeypatch.setenv("PIC_COPILOT_API_KEY", "sk-test-explain-fix")
-    monkeypatch.setenv("PIC_COPILOT_PIPELINE", "no-multi-agent")
+    monkeypatch.setenv("PIC_COPILOT_PIPELINE", "single-candidate")
     for k in ("OPENAI_BASE_URL", "PIC_COPILOT_PROVIDER"):
         monkeypatch.delenv(k, raising=False)
 

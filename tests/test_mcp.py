@@ -158,7 +158,7 @@ def test_explain_and_fix_script_with_scripted_llm(tmp_path):
 
     with ScriptedLLM(steps) as srv:
         env = server_env(tmp_path, PIC_COPILOT_BASE_URL=srv.base_url, PIC_COPILOT_MODEL="scripted-model",
-                         PIC_COPILOT_PIPELINE="no-multi-agent")
+                         PIC_COPILOT_PIPELINE="single-candidate")
         out = session_run(env, body)
         asked = json.dumps(srv.requests)
     assert "never defines" in data(out["explain"])["explanation"]

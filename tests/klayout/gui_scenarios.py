@@ -467,13 +467,13 @@ def sc_session_macro(r):
     """Three requests (a pya box, its revision by feedback, a gdsfactory MMI inserted from the sandbox), then
     Save session as macro; the macro run on a fresh layout gives the same layout (fingerprint)."""
     view, ly, top = new_layout()
-    res = request(BOX10, config="no-multi-agent")
+    res = request(BOX10, config="single-candidate")
     r["box_ok"] = bool(res and res.get("ok"))
     P.feedback.text = "make it 20 um wide instead"
     P.send_feedback()
     wait_until(lambda: CTL.finished, 90)
     r["feedback_ok"] = bool(CTL.last_result and CTL.last_result.get("ok"))
-    res = request(MMI, config="no-multi-agent", timeout=180)
+    res = request(MMI, config="single-candidate", timeout=180)
     r["mmi_ok"] = bool(res and res.get("ok"))
     r["mmi_result"] = {k: (res or {}).get(k) for k in ("type", "ok", "message", "kind")}
     r["cells"] = sorted(c.name for c in ly.each_cell())
