@@ -189,3 +189,20 @@ def test_the_time_line_says_where_a_requests_time_went():
     assert line.startswith("14.7 s: LLM 12.5 s in 2 call(s) (1500 prompt tokens read, 300 reused, 300 answer tokens)")
     assert "checks 0.2 s" in line and "runs 1.3 s" in line
     assert Outcome(ok=False, script="").time_line() == "time"
+
+
+def test_recipes_choose_the_manuals_and_pin_their_calls():
+    """The nearest recipes' APIs say which manuals to search; the top recipe's first calls come
+    with their real signatures (read from the built database)."""
+    from types import SimpleNamespace
+
+    from pic_copilot.agents import retrieve
+
+    gf_recipe = SimpleNamespace(apis=["gdsfactory.components.straight", "gdsfactory.Component.write_gds"])
+    pya_recipe = SimpleNamespace(apis=["pya.Region.width_check", "klayout.db.Layout.read"])
+    assert retrieve.recipe_databases([gf_recipe]) == ["gdsfactory"]
+    assert retrieve.recipe_databases([pya_recipe, gf_recipe]) == ["pya", "klayout_db", "gdsfactory"]
+    docs = retrieve.recipe_api_docs([gf_recipe])
+    assert [d["id"] for d in docs] == ["gdsfactory.components.straight", "gdsfactory.Component.write_gds"]
+    assert "length" in retrieve.format_docs(docs)
+    assert retrieve.recipe_api_docs([SimpleNamespace(apis=["gdsfactory.no_such_thing"])]) == []

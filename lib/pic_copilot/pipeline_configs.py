@@ -40,6 +40,8 @@ class PipelineConfig:
         contract: check the output contract extracted from the request after each run.
         binding: when a script leaves requested numbers unused, bind them to the parameters of the
             component/cross-section it builds with one answer constrained to the real signature.
+        docs_from_recipes: with cookbook recipes found, search only the manuals of the tools they use
+            and show the manual entries of the nearest recipe's first calls first.
     """
 
     name: str
@@ -57,6 +59,7 @@ class PipelineConfig:
     observations: bool = True
     contract: bool = True
     binding: bool = True
+    docs_from_recipes: bool = True
 
 
 _TABLE = (
@@ -74,6 +77,8 @@ _TABLE = (
     PipelineConfig("agentic", "the multi-agent pipeline of sessions 1-3: LLM planner, query generator, one candidate, "
                    "fixed examples, synthesizer, LLM evaluator", planner="always", queries="llm", examples="fixed",
                    candidates=1, judge="always", synthesizer=True, contract=False, binding=False),
+    PipelineConfig("all-docs", "full, but documentation is searched in every manual of the domain, whatever "
+                   "tools the nearest recipes use", docs_from_recipes=False),
     PipelineConfig("no-tailored-rag", "full, but every generator searches all databases", tailored_rag=False),
     PipelineConfig("no-exec-feedback", "full, but only static checks decide; the final script is run once",
                    exec_feedback=False, candidates=1, contract=False),

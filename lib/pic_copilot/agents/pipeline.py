@@ -161,7 +161,11 @@ class _Run:
                       + ", ".join(s["domain"] for s in plan["subtasks"]) + f" ({how})", plan)
         return plan
 
-    def find_docs(self, gen: ScriptGenerator, task: str, extra: str = "", lookup: list[str] | None = None) -> list[dict]:
+    def find_docs(self, gen: ScriptGenerator, task: str, extra: str = "", lookup: list[str] | None = None,
+                  recipes: list | None = None) -> list[dict]:
+        """Documentation for a task. With ``recipes`` (the nearest verified ones) only the manuals of
+        the tools they use are searched, and the manual entries of the top recipe's first calls come
+        first (configurations with ``docs_from_recipes``)."""
         self.check_cancel()
         kind = gen.kind_for(task, self.req.prompt)
         if not self.cfg.retrieval:
@@ -172,12 +176,21 @@ class _Run:
             queries = self.timed("query", gen.queries, self.client, task, extra=extra, cancel=self.cancel, kind=kind)
         else:
             queries = gen.request_queries(task, kind)
+        pinned: list[dict] = []
+        if recipes and self.cfg.docs_from_recipes:
+            tools = retrieve.recipe_databases(recipes)
+            scoped = [q for q in queries if q.get("db") in tools]
+            queries = scoped or queries
+            pinned = retrieve.recipe_api_docs(recipes)
         for name in lookup or []:
             queries.append({"db": None, "query": name})
         self.rec.append("queries", queries)
         self.progress("query", f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}", {"queries": queries})
         self.check_cancel()
         hits, errors = self.timed("retrieve", gen.retrieve, queries)
+        if pinned:
+            ids = {h.get("id") for h in pinned}
+            hits = pinned + [h for h in hits if h.get("id") not in ids]
         if self.cfg.observations:
             hits = _with_observations(hits)
         desc = describe_hits(hits)
@@ -222,7 +235,7 @@ class _Run:
                 s["domain"] = domains[0]
             self.rec.set("plan", plan)
         gen = sess.generator(domains)
-        docs = self.find_docs(gen, query)
+        docs = self.find_docs(gen, query, recipes=found)
         kind = gen.kind_for(task, self.req.prompt)
         gen.prepare(kind, self.examples(gen, kind, found))
         outputs = [o for s in subs for o in s.get("outputs") or []]

@@ -85,6 +85,37 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2) -> tuple[list, str |
         return [], f"cookbook unavailable: {e}"
 
 
+_API_DATABASES = (("klayout.db.", "klayout_db"), ("pya.", "pya"), ("gdsfactory.", "gdsfactory"), ("sax.", "sax"))
+
+
+def recipe_databases(found: list) -> list[str]:
+    """The manuals of the tools the nearest verified recipes use (their ``apis``), first used first:
+    a recipe that builds a straight with gdsfactory says the job needs gdsfactory's manual, not
+    KLayout's (whose nearest entries to the request's words are only noise to a small model)."""
+    out: list[str] = []
+    for r in found:
+        for api in r.apis:
+            db = next((d for prefix, d in _API_DATABASES if api.startswith(prefix)), None)
+            if db and db not in out:
+                out.append(db)
+    return out
+
+
+def recipe_api_docs(found: list, n: int = 2) -> list[dict]:
+    """The manual entries of the first ``n`` APIs the nearest recipe calls (its signature with every
+    parameter, so a number the designer gives finds its parameter); entries that no longer exist
+    are left out (a recipe's test would fail first)."""
+    out = []
+    for api in (found[0].apis if found else [])[:n]:
+        try:
+            d = retrieval.get_api_details(api)
+        except Exception:   # noqa: BLE001 - a missing entry only costs this hint
+            continue
+        if d and d.get("id"):
+            out.append(d)
+    return out
+
+
 def recipe_messages(found: list) -> tuple:
     """Recipes as worked examples (user/assistant pairs): the job in the designer's words, the script."""
     msgs = []
