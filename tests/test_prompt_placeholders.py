@@ -1,13 +1,15 @@
 """Every render() call site fills every $placeholder its prompt file has.
 
-render() uses safe_substitute, so a placeholder a call site forgets reaches the model as a literal
-"$name" (it happened with programmer_user); this test reads the call sites from the source.
+render() is strict (a missing or unused value raises PromptError when the prompt is built); this
+test reads the call sites from the source, so a mismatch fails here before any request hits it.
 """
 from __future__ import annotations
 
 import ast
 import string
 from pathlib import Path
+
+import pytest
 
 from pic_copilot.agents import prompts
 
@@ -51,3 +53,29 @@ def test_every_prompt_with_placeholders_is_rendered_somewhere():
     for md in sorted((LIB / "prompts").glob("*.md")):
         if string.Template(md.read_text()).get_identifiers():
             assert md.stem in rendered, f"{md.name} has placeholders but no render() call"
+
+
+def test_a_missing_or_unused_value_is_an_error():
+    names = prompts.placeholders("fix_complaint")
+    assert names == {"complaint"}
+    assert "too slow" in prompts.render("fix_complaint", complaint="too slow")
+    with pytest.raises(prompts.PromptError, match=r"no value for \$complaint"):
+        prompts.render("fix_complaint")
+    with pytest.raises(prompts.PromptError, match="no placeholder for extra"):
+        prompts.render("fix_complaint", complaint="x", extra="y")
+
+
+def test_an_invalid_dollar_is_an_error(tmp_path, monkeypatch):
+    (tmp_path / "bad.md").write_text("costs $5 per $item")
+    monkeypatch.setattr(prompts, "PROMPTS_DIR", tmp_path)
+    prompts.text.cache_clear()
+    try:
+        with pytest.raises(prompts.PromptError, match="invalid"):
+            prompts.text("bad")
+    finally:
+        prompts.text.cache_clear()
+
+
+def test_every_template_is_valid():
+    for p in sorted((LIB / "prompts").glob("*.md")):
+        prompts.text(p.stem)

@@ -10,16 +10,36 @@ from pathlib import Path
 PROMPTS_DIR = Path(__file__).resolve().parents[1] / "prompts"
 
 
+class PromptError(ValueError):
+    """A prompt template that cannot be rendered as written: an invalid ``$``, a placeholder no value
+    was given for, or a value given for no placeholder (both mean the caller and the file disagree)."""
+
+
 @functools.lru_cache(maxsize=None)
 def text(name: str) -> str:
-    """The text of prompts/<name>.md (stripped)."""
-    return (PROMPTS_DIR / f"{name}.md").read_text().strip()
+    """The text of prompts/<name>.md (stripped); a template with an invalid ``$`` is an error."""
+    body = (PROMPTS_DIR / f"{name}.md").read_text().strip()
+    if not string.Template(body).is_valid():
+        raise PromptError(f"prompts/{name}.md: an invalid $ (write $$ for a literal dollar sign)")
+    return body
+
+
+def placeholders(name: str) -> set[str]:
+    """The $placeholders of prompts/<name>.md."""
+    return set(string.Template(text(name)).get_identifiers())
 
 
 def render(name: str, **values) -> str:
-    """prompts/<name>.md with $placeholders filled in (unknown ones are left as they are)."""
-    out = string.Template(text(name)).safe_substitute({k: "" if v is None else str(v) for k, v in values.items()})
-    # drop lines left empty by optional placeholders, keep paragraph structure tidy
+    """prompts/<name>.md with every $placeholder filled in, strictly: a placeholder without a value
+    or a value without a placeholder raises :class:`PromptError`. ``None`` renders as nothing, and
+    lines left empty by empty values are dropped (paragraph breaks stay)."""
+    wanted = placeholders(name)
+    missing, unused = sorted(wanted - set(values)), sorted(set(values) - wanted)
+    if missing or unused:
+        raise PromptError(f"prompts/{name}.md: " + "; ".join(
+            part for part in (f"no value for ${', $'.join(missing)}" if missing else "",
+                              f"no placeholder for {', '.join(unused)}" if unused else "") if part))
+    out = string.Template(text(name)).substitute({k: "" if v is None else str(v) for k, v in values.items()})
     lines = out.splitlines()
     cleaned = [l for i, l in enumerate(lines) if l.strip() or (i and lines[i - 1].strip())]
     return "\n".join(cleaned).strip()
