@@ -206,3 +206,23 @@ def test_glossary_matching_and_file_errors(tmp_path):
     bad.write_text("[terms\n")
     with pytest.raises(RetrievalError, match="not valid TOML"):
         Glossary.load(bad)
+
+
+def test_evaluate_reports_per_tool_and_database_and_the_misses(tiny_db):
+    """eval-retrieval: overall and per-tool/per-database scores, and each miss with its query,
+    expected ids and what came first."""
+    from pic_copilot.retrieval.evaluate import evaluate, format_table
+
+    qs = [{"query": "connect two ports with a route", "relevant": ["toy.routing.route_single"]},
+          {"query": "polygons narrower than a minimum width", "relevant": ["toy.Region.width_check"], "tool": "klayout"},
+          {"query": "completely unrelated banana", "relevant": ["toy.guide#long"]},
+          {"query": "x", "relevant": ["toy.does_not_exist"]}]
+    res = evaluate(qs, modes=("hybrid",), progress=False)
+    assert res["queries"] == 3 and res["skipped_queries"] == 1 and res["unknown_ids"][0]["unknown_ids"] == ["toy.does_not_exist"]
+    h = res["modes"]["hybrid"]
+    assert h["by_db"]["toy"]["n"] == 3 and set(h["by_tool"]) == {"toy", "klayout"}
+    assert h["by_tool"]["klayout"] == {"n": 1, "recall@1": 1.0, "recall@5": 1.0, "mrr@10": 1.0}
+    text = format_table(res)
+    assert "| hybrid | klayout | 1 |" in text and "misses at 5 (hybrid)" in text
+    for m in h["misses_at_5"]:
+        assert m["query"] in text and m["top5"][0] in text

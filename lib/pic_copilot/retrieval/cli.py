@@ -91,6 +91,8 @@ def cmd_eval(args) -> int:
         argv += ["--modes", args.modes]
     if args.json:
         argv += ["--json", str(args.json)]
+    if args.no_misses:
+        argv.append("--no-misses")
     return eval_main(argv)
 
 
@@ -121,8 +123,9 @@ def register(subparsers) -> None:
     p.add_argument("--out", type=Path, default=None, help="databases folder (default: databases/)")
     p.set_defaults(func=cmd_build)
 
-    p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10, latency")
+    p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10 overall, per tool and per database, latency, and the misses")
     p.add_argument("--queries", type=Path, default=Path(__file__).resolve().parents[3] / "benchmark" / "retrieval" / "queries.jsonl")
     p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid")
     p.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
+    p.add_argument("--no-misses", action="store_true", help="do not print the misses (query, expected ids, what came first)")
     p.set_defaults(func=cmd_eval)
