@@ -25,7 +25,9 @@ from .paths import databases_dir
 from .review import apply_review, load_review
 from .sources import SOURCES, SourceResult
 from .store import replace_dir, write_database
+from .standalone import stand_alone
 from .summarise import extractive_summary, llm_summariser
+from .usage import corpus_counts, count_uses
 
 MAX_CHARS = 4000
 
@@ -106,6 +108,8 @@ def build_from_source(name: str, result: SourceResult, out_root: Path, model: st
     out_root = Path(out_root)
     out_root.mkdir(parents=True, exist_ok=True)
     final = out_root / name
+    counts = corpus_counts() + count_uses(e["content"] for e in result.entries if e["kind"] in ("guide", "sample"))
+    stand_alone(result.entries, counts, result.aliases)
     entries = split_oversized(result.entries)
     seen = set()
     entries = [e for e in entries if not (e["id"] in seen or seen.add(e["id"]))]

@@ -68,7 +68,7 @@ def extractive_summary(entry: dict) -> str:
     words = " ".join(w for w in re.split(r"[_.]|(?<=[a-z])(?=[A-Z])", leaf) if w)
     brief = first_paragraph(doc, 300)
     parts = [f"{words}: {brief}" if brief else words, f"{kind} {_short_sig(entry)}"]
-    ctx = md.get("context") or module_context(entry["id"])
+    ctx = md.get("context") or (f"member of {md['class']}: {md['class_purpose']}" if md.get("class_purpose") and md.get("class") else "") or module_context(entry["id"])
     if ctx:
         parts.append(ctx)
     if md.get("difference"):
@@ -79,8 +79,11 @@ def extractive_summary(entry: dict) -> str:
     pd = [f"{p['name']}: {first_paragraph(p['description'], 60)}" if p.get("description") and i < 6 else p["name"] for i, p in enumerate(params)]
     if pd:
         parts.append("Parameters: " + "; ".join(pd))
+    if kind == "class" and md.get("most_used"):
+        parts.append("Most used: " + ", ".join(md["most_used"]))
     if kind == "class" and md.get("members"):
-        parts.append("Members: " + ", ".join(md["members"][:40]))
+        rest = [m for m in md["members"] if not m.startswith("_") and m not in md.get("most_used", ())]
+        parts.append("Members: " + ", ".join(rest[:40]))
     obs = observed_sentence(entry)
     text = ". ".join(p.rstrip(". ") for p in parts) + "."
     if obs:  # kept within the length limit: the observed ports/rejections are what designers search by
