@@ -226,3 +226,88 @@ def test_evaluate_reports_per_tool_and_database_and_the_misses(tiny_db):
     assert "| hybrid | klayout | 1 |" in text and "misses at 5 (hybrid)" in text
     for m in h["misses_at_5"]:
         assert m["query"] in text and m["top5"][0] in text
+
+
+# ---------------------------------------------------------------- LLM name expansion
+def test_code_names_and_clean_names():
+    from pic_copilot.retrieval.expand import clean_names, code_names
+
+    assert code_names("ref = c.add_ref(gf.components.mmi1x2(width_mmi=3))") == ["c.add_ref", "gf.components.mmi1x2"]
+    assert code_names("r = pya.Region(cell.begin_shapes_rec(li)).sized(1000)") == ["pya.Region.sized", "cell.begin_shapes_rec"]
+    assert code_names("not python at all (x.y") == ["x.y"]          # regex fallback
+    assert code_names("") == []
+    assert clean_names(["gf.components.mmi1x2(width=1)", " Region . sized ", "", "gf.components.mmi1x2", 3]) == ("gf.components.mmi1x2", "Region.sized")
+
+
+def test_search_with_proposed_names(tiny_db):
+    """Proposed names join the fusion through the suffix/fuzzy index: an existing name lifts its
+    entry, a name nothing resembles changes nothing."""
+    base = [h["id"] for h in api.search_apis("write the result", db="toy", k=6)]
+    r = api.get_retriever("toy")
+    assert [r.locate(x)[0].ids[r.locate(x)[1]] for x in r.resolve_name("toy.Region.width_check")] == ["toy.Region.width_check"]
+    assert r.resolve_name("gf.Region.space_check") and r.resolve_name("region.space_check") == r.resolve_name("space_check")
+    assert r.resolve_name("toy.routing.route_singel") == r.resolve_name("route_single")   # fuzzy last part
+    assert r.resolve_name("completely_made_up_name") == [] and r.resolve_name("toy.nothing.zzz") == []
+    assert api.search_apis("write the result", db="toy", k=6, names=["completely_made_up_name"]) == api.search_apis("write the result", db="toy", k=6)
+    hits = [h["id"] for h in api.search_apis("write the result", db="toy", k=3, names=["Region.space_check"])]
+    assert hits[0] == "toy.Region.space_check", (hits, base)
+    hits = [h["id"] for h in api.search_apis("write the result", db="toy", k=3, code="x = comp.write_gds('a.gds')")]
+    assert hits[0] == "toy.Component.write_gds"
+    with pytest.raises(RetrievalError, match="names must be a list"):
+        api.search_apis("x", db="toy", names="toy.Region.width_check")
+
+
+def test_expand_query_with_a_scripted_llm(tmp_path):
+    """expand_query asks for JSON names + code; a failing endpoint gives an empty expansion with
+    the error, not an exception; the cache keys on the prompt version and the need."""
+    from pic_copilot.config import Settings
+    from pic_copilot.llm import LLMClient
+    from pic_copilot.retrieval.expand import Expansion, ExpansionCache, expand_query, prompt_key
+    from pic_copilot.testing.scripted_llm import ScriptedLLM
+
+    answer = json.dumps({"names": ["pya.Region.sized", "Region.size(1)"], "code": "r2 = r.sized(1000)\nprint(r2)"})
+    with ScriptedLLM([{"content": answer}]) as srv:
+        client = LLMClient(Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0))
+        exp = expand_query(client, "grow every shape by 1 um", ["pya"])
+        sent = srv.requests[-1]["messages"]
+    assert exp.names == ("pya.Region.sized", "Region.size") and exp.code == "r2 = r.sized(1000)" and not exp.error
+    assert "Need: grow every shape by 1 um" in sent[-1]["content"] and "pya" in sent[0]["content"] and "$" not in sent[0]["content"]
+    with ScriptedLLM([{"status": 500}]) as srv:
+        client = LLMClient(Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0))
+        bad = expand_query(client, "anything", None)
+    assert bad.names == () and bad.error
+    cache = ExpansionCache.load(tmp_path / "x.json")
+    v = prompt_key("m")
+    assert cache.get(v, "grow", ["pya"]) is None
+    cache.put(v, "grow", ["pya"], exp)
+    again = ExpansionCache.load(tmp_path / "x.json").get(v, "grow", ["pya"])
+    assert again.names == exp.names and again.code == exp.code
+    assert ExpansionCache.load(tmp_path / "x.json").get(prompt_key("other-model"), "grow", ["pya"]) is None
+    assert Expansion.from_dict(exp.to_dict()).names == exp.names
+
+
+def test_entries_stand_on_their_own():
+    """A member entry names its class's purpose; a class lists its most used members (plumbing
+    that most classes share and underscore names left out); other text, version notes included, stays."""
+    from collections import Counter
+
+    from pic_copilot.retrieval.standalone import stand_alone
+
+    def cls(i, doc, members):
+        return {"id": i, "kind": "class", "content": f"class {i}\n\n{doc}\n\nMore about it.\n\nMembers: " + ", ".join(members),
+                "metadata": {"doc": doc, "members": members}}
+
+    def meth(c, name, doc):
+        return {"id": f"{c}.{name}", "kind": "method", "content": f"method {c}.{name}\n\n{doc}\n\nThis method has been introduced in version 0.27.",
+                "metadata": {"class": c, "doc": doc}}
+
+    ents = [cls("t.Region", "A set of polygons.", ["sized", "smoothed", "dup", "_create"]),
+            meth("t.Region", "sized", "Returns the sized region"), meth("t.Region", "smoothed", "Returns the smoothed region")]
+    ents += [cls(f"t.C{i}", f"Class {i}.", ["dup", "x"]) for i in range(10)]
+    stand_alone(ents, Counter({"smoothed": 1, "sized": 40, "dup": 99}))
+    region, sized = ents[0], ents[1]
+    assert region["metadata"]["most_used"] == ["sized", "smoothed"]
+    assert region["content"].startswith("class t.Region\n\nA set of polygons.\n\nMost used members:\n- sized: Returns the sized region\n- smoothed:")
+    assert "More about it." in region["content"] and "_create" not in region["content"]
+    assert sized["content"].splitlines()[:2] == ["method t.Region.sized", "Member of t.Region: A set of polygons."]
+    assert "introduced in version 0.27" in sized["content"] and sized["metadata"]["class_purpose"] == "A set of polygons"

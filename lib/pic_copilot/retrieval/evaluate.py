@@ -157,7 +157,7 @@ def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency:
                                             "summaries": d.manifest.get("summaries")} for d in r.dbs}}
     raw = None
     for mode in modes:
-        lat, ranks, misses = [], [], []
+        lat, ranks, misses, per_query = [], [], [], []
         for q in qs:
             text, rel = q["query"], q["relevant"]
             t0 = time.perf_counter()
@@ -172,6 +172,7 @@ def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency:
             lat.append((time.perf_counter() - t0) * 1000)
             h = _hit_rank(ids, rel)
             ranks.append(h)
+            per_query.append({"query": text, "rank": h, "first": ids[0] if ids else None})
             if not h or h > 5:
                 misses.append({"query": text, "relevant": sorted(rel), "db": q["db"], "tool": q["tool"], "rank": h, "top5": ids[:5]})
         lat_sorted = sorted(lat)
@@ -182,6 +183,7 @@ def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency:
             "by_tool": _groups(ranks, [q["tool"] for q in qs]),
             "by_db": _groups(ranks, [q["db"] for q in qs]),
             "misses_at_5": misses,
+            "per_query": per_query,
         }
     # warm latency of the default call (hybrid, all databases, k=5), second pass
     if "hybrid" in modes:

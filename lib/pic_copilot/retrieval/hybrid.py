@@ -86,6 +86,9 @@ class FusionConfig:
     w_sparse: float = 0.3
     w_name: float = 0.5
     w_glossary: float = 1.0
+    w_expand: float = 1.0
+    per_name: int = 4
+    fuzzy_cutoff: float = 0.85
     c: float = 60.0
     depth: int = 50
     k1: float = 1.5
@@ -131,6 +134,7 @@ class Retriever:
         self.avgdl = float(self.doclen.mean()) if self.n else 1.0
         self._avg_idf: float | None = None
         self._by_short_name: dict[str, list[int]] | None = None
+        self._by_suffix: dict[str, list[int]] | None = None
         self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
@@ -208,6 +212,68 @@ class Retriever:
         rows = [r for w in identifiers(query) for r in names.get(w, ())]
         return sorted(set(rows), key=lambda r: -float(dense[r]))
 
+    def suffix_index(self) -> dict[str, list[int]]:
+        """Every dotted suffix (lower case) of every entry id and alias -> the entries' first rows:
+        ``pya.Region.sized`` is found as ``region.sized`` and ``sized``. Built on first use."""
+        if self._by_suffix is None:
+            idx: dict[str, list[int]] = {}
+
+            def add(name: str, row: int) -> None:
+                parts = name.lower().split(".")
+                for i in range(len(parts)):
+                    rows = idx.setdefault(".".join(parts[i:]), [])
+                    if row not in rows:
+                        rows.append(row)
+
+            first = {i: rows[0] for i, rows in self.rows_of_ids().items()}
+            for i, row in first.items():
+                add(i, row)
+            for d in self.dbs:
+                try:
+                    symbols = d.symbols
+                except RetrievalError:
+                    continue
+                for alias, rec in symbols.items():
+                    target = rec.get("alias_of")
+                    if target and target in first:
+                        add(alias, first[target])
+            self._by_suffix = idx
+        return self._by_suffix
+
+    def resolve_name(self, name: str) -> list[int]:
+        """Rows of the entries a proposed API name means: the longest dotted suffix of the name
+        that some entry id or alias ends with (``gf.``/``kdb.`` prefixes understood, so
+        ``c.add_ref`` finds ``Component.add_ref``), else close spellings of its last part
+        (difflib, ``fuzzy_cutoff``); [] for a name nothing resembles."""
+        n = re.sub(r"\(.*$", "", name.strip()).strip(". ").lower()
+        if not n:
+            return []
+        for short, full in (("gf.", "gdsfactory."), ("kdb.", "klayout.db."), ("db.", "klayout.db.")):
+            if n.startswith(short):
+                n = full + n[len(short):]
+                break
+        idx = self.suffix_index()
+        parts = n.split(".")
+        for i in range(len(parts)):
+            rows = idx.get(".".join(parts[i:]))
+            if rows:
+                return list(rows)
+        import difflib
+
+        close = difflib.get_close_matches(parts[-1], list(self.short_names()), n=2, cutoff=self.config.fuzzy_cutoff)
+        return [r for c in close for r in idx.get(c, ())]
+
+    def expansion_ranking(self, names, code: str, dense: np.ndarray) -> list[int]:
+        """One ranked list from proposed names (in their order) and the names a code guess uses:
+        each name's entries best dense score first, at most ``per_name`` of them."""
+        from .expand import code_names
+
+        out: list[int] = []
+        for name in [*(names or ()), *code_names(code or "")]:
+            rows = sorted(set(self.resolve_name(name)), key=lambda r: -float(dense[r]))
+            out += [r for r in rows[: self.config.per_name] if r not in out]
+        return out
+
     def glossary_ranking(self, query: str) -> list[int]:
         """Rows of the entries that the glossary terms in the query name, in glossary order."""
         by_id = self.rows_of_ids()
@@ -217,8 +283,12 @@ class Retriever:
         return rows
 
     # -- ranking
-    def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5) -> list[tuple[int, float]]:
-        """[(global row, score)] best first. mode: hybrid | dense | bm25."""
+    def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5,
+             names=None, code: str = "") -> list[tuple[int, float]]:
+        """[(global row, score)] best first. mode: hybrid | dense | bm25.
+
+        ``names`` / ``code``: API names and a one-line code guess proposed for the query (e.g. by
+        :func:`.expand.expand_query`); in hybrid mode they form one more list, weight ``w_expand``."""
         depth = max(self.config.depth, k)
         if mode == "dense":
             s = self.dense_scores(qvec)
@@ -235,6 +305,10 @@ class Retriever:
         if n_rank:
             rankings.append(n_rank[:depth])
             weights.append(self.config.w_name)
+        e_rank = self.expansion_ranking(names, code, dense) if (names or code) and self.config.w_expand > 0 else []
+        if e_rank:
+            rankings.append(e_rank[:depth])
+            weights.append(self.config.w_expand)
         g_rank = self.glossary_ranking(query) if self.config.w_glossary > 0 else []
         if g_rank:
             rankings.append(g_rank[:depth])
