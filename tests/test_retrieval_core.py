@@ -311,3 +311,72 @@ def test_entries_stand_on_their_own():
     assert "More about it." in region["content"] and "_create" not in region["content"]
     assert sized["content"].splitlines()[:2] == ["method t.Region.sized", "Member of t.Region: A set of polygons."]
     assert "introduced in version 0.27" in sized["content"] and sized["metadata"]["class_purpose"] == "A set of polygons"
+
+
+# ---------------------------------------------------------------- LLM summaries
+def test_llm_summaries_are_stored_reused_and_go_stale(tiny_db):
+    """summarise writes the LLM's text into llm_summaries.json after each entry and re-embeds; a
+    rebuild reuses it while the entry's docs are unchanged, falls back to extractive when they
+    change; a review edit wins over both; a failed call keeps the extractive summary."""
+    from pic_copilot.config import Settings
+    from pic_copilot.llm import LLMClient
+    from pic_copilot.retrieval.build import summarise_with_llm
+    from pic_copilot.retrieval.llm_summaries import STORE_FILE, load_store
+    from pic_copilot.testing.scripted_llm import ScriptedLLM
+
+    steps = [{"match": "mmi1x2", "content": "**Creates** a 1x2 splitter (power divider) that splits light into two outputs."},
+             {"match": "route_single", "status": 500}]
+    with ScriptedLLM(steps) as srv:
+        client = LLMClient(Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0))
+        m = summarise_with_llm("toy", tiny_db, client, ids=["toy.components.mmi1x2", "toy.routing.route_single"], quiet=True)
+        prompt = next(r["messages"][-1]["content"] for r in srv.requests if "mmi1x2" in r["messages"][-1]["content"])
+    assert m["llm_run"]["written"] == 1 and m["llm_run"]["failed"] == 1 and m["summary_counts"]["llm"] == 1
+    assert "1x2 multimode interferometer splitter" in prompt and "$" not in prompt
+    store = load_store(tiny_db / "toy")
+    assert list(store) == ["toy.components.mmi1x2"] and store["toy.components.mmi1x2"]["text"].startswith("Creates a 1x2 splitter")
+    api.reset_cache()
+    s = api.get_api_details("toy.components.mmi1x2")["summary"]
+    assert s.startswith("toy.components.mmi1x2(width, length_mmi): Creates a 1x2 splitter (power divider)") and "the width" in s
+    assert "Creates" not in api.get_api_details("toy.routing.route_single")["summary"]
+    assert api.search_apis("power divider", db="toy", k=1)[0]["id"] == "toy.components.mmi1x2"
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)        # a rebuild keeps and reuses it
+    api.reset_cache()
+    assert (tiny_db / "toy" / STORE_FILE).exists() and "power divider" in api.get_api_details("toy.components.mmi1x2")["summary"]
+    changed = _fixture()
+    changed.entries[1]["metadata"]["doc"] = "A different 1x2 splitter doc."
+    build_from_source("toy", changed, tiny_db, quiet=True)           # docs changed: stale, extractive
+    api.reset_cache()
+    assert "power divider" not in api.get_api_details("toy.components.mmi1x2")["summary"]
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)
+    (tiny_db / "toy" / "review.json").write_text(json.dumps({"toy.components.mmi1x2": {"status": "edited", "summary": "HUMAN"}}))
+    build_from_source("toy", _fixture(), tiny_db, quiet=True)
+    api.reset_cache()
+    assert api.get_api_details("toy.components.mmi1x2")["summary"] == "HUMAN"
+
+
+def test_llm_summary_subset_and_prompt():
+    """The designer subset (issue 16) and what the summariser is shown: units, the class's purpose
+    and the siblings to tell apart."""
+    from pic_copilot.retrieval.llm_summaries import in_subset, render_prompt, siblings
+
+    def e(i, kind="function", **md):
+        return {"id": i, "kind": kind, "content": f"{kind} {i}\n\nDoc of {i}.", "metadata": {"doc": f"Doc of {i}.", **md}}
+
+    assert in_subset("gdsfactory", e("gdsfactory.components.bend_euler"))
+    assert in_subset("gdsfactory", e("gdsfactory.Component.add_ref", "method", **{"class": "gdsfactory.Component"}))
+    assert not in_subset("gdsfactory", e("gdsfactory.samples.x", "sample")) and not in_subset("gdsfactory", e("gdsfactory.read.from_yaml"))
+    assert in_subset("pya", e("pya.Region.sized", "method", **{"class": "pya.Region"})) and in_subset("pya", e("pya.Region", "class"))
+    assert not in_subset("pya", e("pya.Region.dup", "method")) and not in_subset("pya", e("pya.Region._create", "method"))
+    assert not in_subset("pya", e("pya.Region.old", "method", deprecated=True)) and not in_subset("pya", e("pya.Netlist.purge", "method"))
+    assert not in_subset("pya", e("pya.LayoutView.zoom_box", "method", _basics=["zoom_fit"]))
+    assert in_subset("pya", e("pya.LayoutView.zoom_fit", "method", _basics=["zoom_fit"]))
+    assert not in_subset("pya", e("pya.Region.sized#part2", "method")) and in_subset("sax", e("sax.models.coupler"))
+    ents = [e("gdsfactory.components.bend_euler"), e("gdsfactory.components.bend_circular"), e("gdsfactory.components.mmi1x2"),
+            e("gdsfactory.components.bend_s")]
+    by_parent = {"gdsfactory.components": ents}
+    sibs = [x["id"] for x in siblings(ents[0], by_parent)]
+    assert sibs == ["gdsfactory.components.bend_s", "gdsfactory.components.bend_circular"]
+    text = render_prompt("gdsfactory", ents[0], siblings(ents[0], by_parent))
+    assert "micrometres" in text and "gdsfactory.components.bend_s: Doc of" in text and "$" not in text
+    m = e("pya.Region.sized", "method", **{"class": "pya.Region", "class_purpose": "A set of polygons"})
+    assert "It belongs to pya.Region: A set of polygons." in render_prompt("pya", m, [])

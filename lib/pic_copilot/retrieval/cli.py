@@ -83,6 +83,26 @@ def cmd_build(args) -> int:
     return 0
 
 
+def cmd_summarise(args) -> int:
+    from .api import reset_cache
+    from .build import summarise_with_llm
+    from .llm_summaries import estimate
+    from .paths import databases_dir
+
+    names = args.names or ["gdsfactory", "pya", "sax"]
+    try:
+        for n in names:
+            if args.estimate:
+                print(json.dumps(estimate(n, databases_dir() / n)))
+                continue
+            m = summarise_with_llm(n, limit=args.limit, ids=args.ids, quiet=args.quiet, refresh=not args.no_refresh)
+            reset_cache()
+            print(json.dumps({"db": n, **m["llm_run"], "summary_counts": m.get("summary_counts")}))
+    except RetrievalError as e:
+        return _fail(e)
+    return 0
+
+
 def cmd_eval(args) -> int:
     from .evaluate import main as eval_main
 
@@ -118,10 +138,23 @@ def register(subparsers) -> None:
     p.add_argument("names", nargs="*", help="databases to build (default: all): gdsfactory pya klayout_db sax")
     p.add_argument("--if-missing", action="store_true", help="only build databases that do not exist yet")
     p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.add_argument("--summaries", default="extractive", choices=["extractive", "llm"])
+    p.add_argument("--summaries", default="auto", choices=["auto", "extractive", "llm"],
+                   help="auto (default): the committed LLM summaries where they match, extractive elsewhere; llm: also write the missing ones with the configured LLM (slow); extractive: none of the LLM's")
     p.add_argument("--model", default=None, help="embedding model (default: the evaluated best)")
     p.add_argument("--out", type=Path, default=None, help="databases folder (default: databases/)")
     p.set_defaults(func=cmd_build)
+
+    p = subparsers.add_parser("summarise", help="write LLM summaries of the entries designers need (resumable), then re-embed",
+                              description="Summarise the designer subset of built databases with the configured LLM (the embedded model by "
+                                          "default) into databases/<db>/llm_summaries.json, one entry at a time (an interrupted run resumes), "
+                                          "then re-embed the database.")
+    p.add_argument("names", nargs="*", help="databases (default: gdsfactory pya sax)")
+    p.add_argument("--limit", type=int, default=None, help="at most this many entries per database")
+    p.add_argument("--ids", nargs="*", default=None, help="only these entry ids (rewrites their summaries)")
+    p.add_argument("--estimate", action="store_true", help="only count the subset and what is still to do")
+    p.add_argument("--no-refresh", action="store_true", help="do not re-embed afterwards")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_summarise)
 
     p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10 overall, per tool and per database, latency, and the misses")
     p.add_argument("--queries", type=Path, default=Path(__file__).resolve().parents[3] / "benchmark" / "retrieval" / "queries.jsonl")

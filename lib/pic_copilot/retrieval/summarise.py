@@ -101,31 +101,12 @@ def observed_sentence(entry: dict) -> str:
         return ""
 
 
-def llm_summariser():
-    """A callable entry -> summary using the configured LLM (``pic_copilot.llm.make_client``)."""
-    try:
-        from pic_copilot import llm  # type: ignore
-    except ImportError as e:
-        raise RetrievalError(
-            "--summaries llm needs the LLM client pic_copilot.llm, which is not installed in this checkout "
-            "(NotImplemented); build with: pic-copilot build-db --summaries extractive"
-        ) from e
-    if not callable(getattr(llm, "make_client", None)):
-        raise RetrievalError("pic_copilot.llm has no make_client(); build with: pic-copilot build-db --summaries extractive")
-    from ..agents import prompts
+#: an LLM summary is followed by the extractive one: the LLM's words lead (the embedding reads the
+#: first 256 tokens), the manual's own words and parameter names stay for BM25
+APPEND_EXTRACTIVE = True
 
-    try:
-        client = llm.make_client()
-    except Exception as e:  # LLMError and configuration problems
-        raise RetrievalError(f"cannot reach the configured LLM for summaries ({e}); build with: pic-copilot build-db --summaries extractive") from e
 
-    def summarise(entry: dict) -> str:
-        try:
-            user = prompts.render("summariser_user", content=entry["content"][:3000])
-            res = client.chat([{"role": "user", "content": user}], agent="summarise")
-        except Exception as e:
-            raise RetrievalError(f"LLM summary of {entry['id']} failed ({e}); retry, or build with --summaries extractive") from e
-        text = res.text if hasattr(res, "text") else str(res)
-        return f"{_short_sig(entry)}: {text.strip()}"
-
-    return summarise
+def llm_summary(entry: dict, text: str) -> str:
+    """The index text of an entry with an LLM-written summary ``text``."""
+    head = f"{_short_sig(entry)}: {text.strip()}"
+    return f"{head}\n{extractive_summary(entry)}" if APPEND_EXTRACTIVE else head
