@@ -87,6 +87,9 @@ class FusionConfig:
     w_name: float = 0.5
     w_glossary: float = 1.0
     w_expand: float = 1.0
+    w_class: float = 0.0
+    class_from: int = 10
+    one_part: bool = True
     per_name: int = 4
     fuzzy_cutoff: float = 0.85
     c: float = 60.0
@@ -135,6 +138,8 @@ class Retriever:
         self._avg_idf: float | None = None
         self._by_short_name: dict[str, list[int]] | None = None
         self._by_suffix: dict[str, list[int]] | None = None
+        self._parent_row: np.ndarray | None = None
+        self._class_row: np.ndarray | None = None
         self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
@@ -313,4 +318,57 @@ class Retriever:
         if g_rank:
             rankings.append(g_rank[:depth])
             weights.append(self.config.w_glossary)
-        return rrf(rankings, weights, self.config.c)[:k]
+        fused = rrf(rankings, weights, self.config.c)
+        if self.config.w_class > 0:
+            c_rank = self.class_ranking([r for r, _ in fused[: self.config.class_from]])
+            if c_rank:
+                fused = rrf(rankings + [c_rank], weights + [self.config.w_class], self.config.c)
+        if self.config.one_part:
+            fused = self.best_part_only(fused, k)
+        return fused[:k]
+
+    # -- structure
+    def _structure(self) -> None:
+        """Row -> row of its parent entry (parts of a split entry) and row -> row of its class."""
+        by_id: dict[str, list[int]] = {}
+        row = 0
+        for d in self.dbs:
+            for entry_id in d.ids:   # only "#part<n>" marks a part (guide sections have "#" ids of their own)
+                by_id.setdefault(re.sub(r"#part\d+$", "", entry_id), []).append(row)
+                row += 1
+        parent = np.arange(self.n, dtype=np.int64)
+        cls = np.full(self.n, -1, dtype=np.int64)
+        kinds = [k for d in self.dbs for k in d.kinds]
+        class_rows = {i: rows[0] for i, rows in by_id.items() if kinds[rows[0]] == "class"}
+        for i, rows in by_id.items():
+            parent[rows] = rows[0]
+            owner = i.rsplit(".", 1)[0]
+            if owner in class_rows and owner != i:
+                cls[rows] = class_rows[owner]
+        self._parent_row, self._class_row = parent, cls
+
+    def best_part_only(self, fused: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+        """Keep the best-ranked part of each split entry (the others repeat its id)."""
+        if self._parent_row is None:
+            self._structure()
+        seen, out = set(), []
+        for row, score in fused:
+            p = int(self._parent_row[row])
+            if p not in seen:
+                seen.add(p)
+                out.append((row, score))
+                if len(out) >= k:
+                    break
+        return out
+
+    def class_ranking(self, rows: list[int]) -> list[int]:
+        """The classes of the given member rows, in order of their first member: a query that
+        finds several members of one class is often about that class."""
+        if self._class_row is None:
+            self._structure()
+        out: list[int] = []
+        for r in rows:
+            c = int(self._class_row[r])
+            if c >= 0 and c not in out:
+                out.append(c)
+        return out
