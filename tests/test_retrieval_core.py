@@ -380,3 +380,22 @@ def test_llm_summary_subset_and_prompt():
     assert "micrometres" in text and "gdsfactory.components.bend_s: Doc of" in text and "$" not in text
     m = e("pya.Region.sized", "method", **{"class": "pya.Region", "class_purpose": "A set of polygons"})
     assert "It belongs to pya.Region: A set of polygons." in render_prompt("pya", m, [])
+
+
+def test_eval_with_llm_name_proposals_is_cached(tiny_db, tmp_path):
+    """hybrid+names asks the LLM once per query; a rerun reads the cache and asks nothing."""
+    from pic_copilot.config import Settings
+    from pic_copilot.llm import LLMClient
+    from pic_copilot.retrieval.evaluate import evaluate, expansions_for
+    from pic_copilot.testing.scripted_llm import ScriptedLLM
+
+    qs = [{"query": "store my design on disk", "relevant": ["toy.Component.write_gds"]}]
+    cache = tmp_path / "exp.json"
+    with ScriptedLLM([{"content": json.dumps({"names": ["toy.Component.write_gds"], "code": "c.write_gds('a.gds')"})}]) as srv:
+        client = LLMClient(Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0))
+        exps = expansions_for([q["query"] for q in qs], cache, client, progress=False)
+        assert len(srv.requests) == 1 and len(exps.pop(None)) == 1
+        again = expansions_for([q["query"] for q in qs], cache, client, progress=False)
+        assert len(srv.requests) == 1 and again.pop(None) == []
+    res = evaluate(qs, modes=("hybrid+names",), progress=False, expansions=again)
+    assert res["modes"]["hybrid+names"]["recall@1"] == 1.0

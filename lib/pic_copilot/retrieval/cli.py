@@ -158,7 +158,8 @@ def register(subparsers) -> None:
 
     p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10 overall, per tool and per database, latency, and the misses")
     p.add_argument("--queries", type=Path, default=Path(__file__).resolve().parents[3] / "benchmark" / "retrieval" / "queries.jsonl")
-    p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid")
+    p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid (default: all four), "
+                   "hybrid+names (asks the configured LLM for API names per query; answers cached in build/retrieval-eval/)")
     p.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
     p.add_argument("--no-misses", action="store_true", help="do not print the misses (query, expected ids, what came first)")
     p.set_defaults(func=cmd_eval)

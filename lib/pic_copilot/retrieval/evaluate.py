@@ -5,7 +5,9 @@
 
 Modes: ``dense-raw-unified`` (one database of the raw chunks of every source, dense only;
 the baseline), ``dense`` and ``bm25`` (over summaries, all databases), ``hybrid`` (summary
-dense + BM25 fused by weighted RRF). A query counts as found at k when any of its relevant
+dense + BM25 fused by weighted RRF), and ``hybrid+names`` (hybrid with the API names and code
+line the configured LLM proposes for each query, :mod:`.expand`; the proposals are cached in
+``build/retrieval-eval/expansions.json`` per prompt version and model, so reruns ask nothing). A query counts as found at k when any of its relevant
 ids (alternatives that all answer it) is in the top k; MRR@10 uses the first relevant hit.
 Raw-chunk embeddings for the baseline are cached under ``build/retrieval-eval/``.
 """
@@ -27,6 +29,41 @@ from .errors import RetrievalError
 from .paths import REPO_ROOT
 
 ALL_MODES = ("dense-raw-unified", "dense", "bm25", "hybrid")
+#: modes that need an LLM: hybrid with the LLM's proposed API names fused in (issue 16 item 4)
+LLM_MODES = ("hybrid+names",)
+EXPANSION_CACHE = REPO_ROOT / "build" / "retrieval-eval" / "expansions.json"
+
+
+def expansions_for(texts: list[str], cache_path: Path = EXPANSION_CACHE, client=None, progress: bool = True) -> dict:
+    """The LLM's name proposals for each query (``expand_query`` over all databases), from the
+    cache where the same prompt and model answered before; the others are asked now and cached.
+    Returns {query: Expansion} and, under the key None, the seconds spent per new call."""
+    from .expand import ExpansionCache, expand_query, prompt_key
+
+    cache = ExpansionCache.load(cache_path)
+    if client is None:
+        from ..llm import make_client
+
+        client = make_client()
+    version = prompt_key(getattr(client.settings, "model", ""))
+    out: dict = {}
+    new_times = []
+    todo = [t for t in dict.fromkeys(texts) if cache.get(version, t) is None]
+    for n, t in enumerate(todo, 1):
+        exp = expand_query(client, t, None)
+        new_times.append(exp.seconds)
+        if not exp.error:
+            cache.put(version, t, None, exp)
+        else:
+            out[t] = exp
+        if progress:
+            sys.stderr.write(f"\rLLM name proposals: {n}/{len(todo)} ({exp.seconds:.1f}s; mean {sum(new_times) / len(new_times):.1f}s)  ")
+    if progress and todo:
+        sys.stderr.write("\n")
+    for t in texts:
+        out.setdefault(t, cache.get(version, t))
+    out[None] = new_times
+    return out
 
 
 def load_queries(path: Path) -> list[dict]:
@@ -124,11 +161,13 @@ def _groups(ranks: list[int | None], keys: list[str]) -> dict:
     return {key: _score(v) for key, v in sorted(out.items())}
 
 
-def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency: int = 5, progress: bool = True) -> dict:
+def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency: int = 5, progress: bool = True,
+             expansions: dict | None = None) -> dict:
     """Scores per mode, overall and per tool / per database of the expected entries, with the misses.
 
     A query's database is the one that holds its first expected id; its tool is the query's own
     ``tool`` field when it has one, else the tool of that database (:data:`DB_TOOL`).
+    ``expansions`` ({query: Expansion}, see :func:`expansions_for`) feed the ``hybrid+names`` mode.
     """
     from . import api
     from .embedder import get_embedder
@@ -167,6 +206,9 @@ def evaluate(queries: list[dict], modes: tuple[str, ...] = ALL_MODES, k_latency:
                     t0 = time.perf_counter()
                 s = raw @ emb.embed_one(text)
                 ids = [r.locate(int(i))[0].ids[r.locate(int(i))[1]] for i in top_k(s, 10)]
+            elif mode == "hybrid+names":
+                exp = (expansions or {}).get(text)
+                ids = [x["id"] for x in api.search_apis(text, None, 10, names=exp.names if exp else None, code=exp.code if exp else "")]
             else:
                 ids = [x["id"] for x in api.search_apis(text, None, 10, mode=mode)]
             lat.append((time.perf_counter() - t0) * 1000)
@@ -243,15 +285,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write full results (incl. misses) as JSON")
     ap.add_argument("--no-load-time", action="store_true")
     ap.add_argument("--no-misses", action="store_true", help="do not print the misses")
+    ap.add_argument("--expansion-cache", type=Path, default=EXPANSION_CACHE, help="cache of the LLM's name proposals (mode hybrid+names)")
     args = ap.parse_args(argv)
     if args.databases:
         os.environ["PIC_COPILOT_DATABASES"] = str(args.databases.resolve())
     try:
         modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
-        bad = [m for m in modes if m not in ALL_MODES]
+        bad = [m for m in modes if m not in ALL_MODES + LLM_MODES]
         if bad:
-            raise RetrievalError(f"unknown mode(s) {bad}; known: {', '.join(ALL_MODES)}")
-        res = evaluate(load_queries(args.queries), modes)
+            raise RetrievalError(f"unknown mode(s) {bad}; known: {', '.join(ALL_MODES + LLM_MODES)}")
+        queries = load_queries(args.queries)
+        expansions = None
+        if any(m in LLM_MODES for m in modes):
+            expansions = expansions_for([q["query"] for q in queries], args.expansion_cache)
+            new = expansions.pop(None)
+            failed = sum(1 for e in expansions.values() if e is not None and e.error)
+            if new:
+                print(f"LLM name proposals: {len(new)} new calls, mean {sum(new) / len(new):.2f} s, p50 {statistics.median(new):.2f} s; {failed} failed", file=sys.stderr)
+        res = evaluate(queries, modes, expansions=expansions)
         if not args.no_load_time:
             res["load"] = measure_load_seconds()
     except RetrievalError as e:
