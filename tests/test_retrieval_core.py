@@ -257,7 +257,7 @@ def test_search_with_proposed_names(tiny_db):
         api.search_apis("x", db="toy", names="toy.Region.width_check")
 
 
-def test_expand_query_with_a_scripted_llm(tmp_path):
+def test_expand_query_with_a_scripted_llm(tiny_db, tmp_path):
     """expand_query asks for JSON names + code; a failing endpoint gives an empty expansion with
     the error, not an exception; the cache keys on the prompt version and the need."""
     from pic_copilot.config import Settings
@@ -283,6 +283,10 @@ def test_expand_query_with_a_scripted_llm(tmp_path):
     again = ExpansionCache.load(tmp_path / "x.json").get(v, "grow", ["pya"])
     assert again.names == exp.names and again.code == exp.code
     assert ExpansionCache.load(tmp_path / "x.json").get(prompt_key("other-model"), "grow", ["pya"]) is None
+    from pic_copilot.retrieval.expand import expanded_search
+
+    hits, used = expanded_search(None, "write the result", "toy", 3, expansion=Expansion(("Region.space_check",)))
+    assert hits[0]["id"] == "toy.Region.space_check" and used.names == ("Region.space_check",)
     assert Expansion.from_dict(exp.to_dict()).names == exp.names
 
 

@@ -184,3 +184,17 @@ class ExpansionCache:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.data, indent=0, ensure_ascii=False))
         tmp.replace(self.path)
+
+
+def expanded_search(client, need: str, db: str | list[str] | None = None, k: int = 5, cancel: threading.Event | None = None,
+                    expansion: Expansion | None = None) -> tuple[list[dict], Expansion]:
+    """``search_apis`` for a need with the LLM's proposed names fused in: (hits, the proposals).
+
+    One LLM call (skipped when ``expansion`` is given, e.g. from the query generator's own answer);
+    if the LLM fails the search runs without proposals (``expansion.error`` says why).
+    """
+    from .api import _select, search_apis
+
+    dbs = list(_select(db))
+    exp = expansion if expansion is not None else expand_query(client, need, dbs, cancel)
+    return search_apis(need, db=dbs, k=k, names=exp.names, code=exp.code), exp

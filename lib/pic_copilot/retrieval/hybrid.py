@@ -88,6 +88,7 @@ class FusionConfig:
     w_glossary: float = 1.0
     w_expand: float = 1.0
     w_class: float = 0.0
+    w_prior: float = 0.0
     class_from: int = 10
     one_part: bool = True
     per_name: int = 4
@@ -140,6 +141,7 @@ class Retriever:
         self._by_suffix: dict[str, list[int]] | None = None
         self._parent_row: np.ndarray | None = None
         self._class_row: np.ndarray | None = None
+        self._prior: np.ndarray | None = None
         self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
@@ -323,6 +325,9 @@ class Retriever:
             c_rank = self.class_ranking([r for r, _ in fused[: self.config.class_from]])
             if c_rank:
                 fused = rrf(rankings + [c_rank], weights + [self.config.w_class], self.config.c)
+        if self.config.w_prior > 0:
+            prior = self.prior()
+            fused = sorted(((r, sc * (1.0 + self.config.w_prior * float(prior[r]))) for r, sc in fused), key=lambda t: -t[1])
         if self.config.one_part:
             fused = self.best_part_only(fused, k)
         return fused[:k]
@@ -360,6 +365,30 @@ class Retriever:
                 if len(out) >= k:
                     break
         return out
+
+    def prior(self) -> np.ndarray:
+        """How much each entry is used, 0..1: uses of its class's name (members) or of its own
+        name (functions, classes) in the installed tools' source (:mod:`.usage`), log-scaled."""
+        if self._prior is None:
+            from .usage import corpus_counts
+
+            counts = corpus_counts()
+            vals = np.zeros(self.n, dtype=np.float32)
+            row = 0
+            kinds = [k for d in self.dbs for k in d.kinds]
+            for d in self.dbs:
+                for entry_id in d.ids:
+                    base = re.sub(r"#part\d+$", "", entry_id).split("#")[0]
+                    parts = base.split(".")
+                    if kinds[row] in ("method", "property", "constructor", "attribute") and len(parts) >= 2:
+                        name = parts[-2]
+                    else:
+                        name = parts[-1]
+                    vals[row] = math.log1p(counts.get(name, 0))
+                    row += 1
+            top = float(vals.max()) if self.n else 1.0
+            self._prior = vals / max(top, 1e-9)
+        return self._prior
 
     def class_ranking(self, rows: list[int]) -> list[int]:
         """The classes of the given member rows, in order of their first member: a query that
