@@ -352,10 +352,13 @@ def test_llm_summaries_are_stored_reused_and_go_stale(tiny_db):
     api.reset_cache()
     assert "power divider" not in api.get_api_details("toy.components.mmi1x2")["summary"]
     build_from_source("toy", _fixture(), tiny_db, quiet=True)
-    (tiny_db / "toy" / "review.json").write_text(json.dumps({"toy.components.mmi1x2": {"status": "edited", "summary": "HUMAN"}}))
+    (tiny_db / "toy" / "review.json").write_text(json.dumps({"toy.components.mmi1x2": {"status": "edited", "summary": "HUMAN"},
+                                                            "toy.routing.route_single": {"status": "corrected", "summary": "Routes a waveguide."}}))
     build_from_source("toy", _fixture(), tiny_db, quiet=True)
     api.reset_cache()
     assert api.get_api_details("toy.components.mmi1x2")["summary"] == "HUMAN"
+    fixed = api.get_api_details("toy.routing.route_single")["summary"]   # a corrected LLM text keeps the signature and manual words
+    assert fixed.startswith("toy.routing.route_single(component, port1, port2): Routes a waveguide.") and "Manhattan route" in fixed
 
 
 def test_llm_summary_subset_and_prompt():

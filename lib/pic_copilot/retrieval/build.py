@@ -130,7 +130,7 @@ def build_from_source(name: str, result: SourceResult, out_root: Path, model: st
     store = load_store(final) if final.exists() else {}
     counts = summarise_entries(entries, summaries, None, store)
     review = load_review(final) if final.exists() else {}
-    n_review = apply_review(entries, review)
+    n_review = apply_review(entries, review, llm_summary)
     emb = embedder or Embedder(model)
     vecs = emb.embed([e["summary"] for e in entries], progress=Progress(f"{name}:embed", len(entries), quiet))
     manifest = {
@@ -173,7 +173,7 @@ def refresh_database(name: str, out_root: Path | None = None, quiet: bool = Fals
         e.pop("summary", None)
         (e.get("metadata") or {}).pop("review", None)
     counts = summarise_entries(entries, "auto", None, load_store(final))
-    n_review = apply_review(entries, load_review(final))
+    n_review = apply_review(entries, load_review(final), llm_summary)
     emb = embedder or Embedder(d.manifest.get("embedding_model") or DEFAULT_MODEL)
     vecs = emb.embed([e["summary"] for e in entries], progress=Progress(f"{name}:embed", len(entries), quiet))
     aliases = {a: rec["alias_of"] for a, rec in d.symbols.items() if rec.get("alias_of")}
