@@ -230,7 +230,7 @@ def build_all(names: list[str] | None = None, out_root: Path | None = None, if_m
 
 
 def summarise_with_llm(name: str, out_root: Path | None = None, client=None, limit: int | None = None, ids: list[str] | None = None,
-                       quiet: bool = False, embedder: Embedder | None = None, refresh: bool = True) -> dict:
+                       quiet: bool = False, embedder: Embedder | None = None, refresh: bool = True, workers: int = 1) -> dict:
     """Write the missing LLM summaries of a built database's designer subset (resumable), then
     re-embed it. Returns the refreshed manifest with ``llm_run`` (counts and times)."""
     from .llm_summaries import run
@@ -243,7 +243,7 @@ def summarise_with_llm(name: str, out_root: Path | None = None, client=None, lim
             client = make_client()
         except Exception as e:  # noqa: BLE001 - configuration or server problems
             raise RetrievalError(f"cannot reach the configured LLM for summaries ({e}); the databases keep their current summaries") from e
-    stats = run(name, out_root / name, client, limit=limit, ids=ids, quiet=quiet,
+    stats = run(name, out_root / name, client, limit=limit, ids=ids, quiet=quiet, workers=workers,
                 log=None if quiet else (lambda msg: sys.stderr.write(f"\n{msg}\n")))
     m = refresh_database(name, out_root, quiet, embedder) if refresh and stats["written"] else {"name": name}
     return {**m, "llm_run": stats}

@@ -95,7 +95,7 @@ def cmd_summarise(args) -> int:
             if args.estimate:
                 print(json.dumps(estimate(n, databases_dir() / n)))
                 continue
-            m = summarise_with_llm(n, limit=args.limit, ids=args.ids, quiet=args.quiet, refresh=not args.no_refresh)
+            m = summarise_with_llm(n, limit=args.limit, ids=args.ids, quiet=args.quiet, refresh=not args.no_refresh, workers=args.workers)
             reset_cache()
             print(json.dumps({"db": n, **m["llm_run"], "summary_counts": m.get("summary_counts")}))
     except RetrievalError as e:
@@ -153,6 +153,7 @@ def register(subparsers) -> None:
     p.add_argument("--ids", nargs="*", default=None, help="only these entry ids (rewrites their summaries)")
     p.add_argument("--estimate", action="store_true", help="only count the subset and what is still to do")
     p.add_argument("--no-refresh", action="store_true", help="do not re-embed afterwards")
+    p.add_argument("--workers", type=int, default=1, help="requests in flight at once (only for a server with parallel slots; default 1)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_summarise)
 

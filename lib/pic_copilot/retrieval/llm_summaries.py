@@ -211,11 +211,19 @@ def plan(db: str, entries: list[dict], usage: Counter, store: dict) -> tuple[lis
 
 
 def run(db: str, db_dir: Path, client, limit: int | None = None, ids: list[str] | None = None, quiet: bool = False,
-        log=None) -> dict:
+        log=None, workers: int = 1) -> dict:
     """Summarise the designer subset of one built database into its store, resumable.
 
-    Returns {db, subset, done_before, written, failed, seconds, per_entry_s}.
+    Args:
+        workers: requests in flight at once (1: one call stream; more only for a server with
+            that many parallel slots).
+
+    Returns {db, subset, done_before, written, failed, seconds, per_entry_s (wall time per entry),
+    call_s_mean (mean time of one call)}.
     """
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
     from .store import Database
     from .usage import corpus_counts
 
@@ -237,34 +245,47 @@ def run(db: str, db_dir: Path, client, limit: int | None = None, ids: list[str] 
     version = prompt_version()
     t0 = time.time()
     times: list[float] = []
-    failed = 0
-    for n, e in enumerate(todo, 1):
+    failed = [0]
+    lock = threading.Lock()
+
+    def one(e: dict) -> None:
         t1 = time.time()
         try:
             res = client.chat([{"role": "user", "content": render_prompt(db, e, siblings(e, by_parent))}], agent="summarise",
                               max_tokens=220, temperature=0.2)
             text = clean_summary(res.text)
         except Exception as ex:  # noqa: BLE001 - one failed entry keeps its extractive summary
-            failed += 1
             text = ""
             if log:
                 log(f"{e['id']}: {ex}")
         dt = time.time() - t1
-        times.append(dt)
-        if text:
-            store[e["id"]] = {"text": text, "key": source_key(e), "model": model, "prompt": version, "seconds": round(dt, 2)}
-            save_store(db_dir, store)
-        if not quiet:
-            mean = sum(times) / len(times)
-            done = int(30 * n / max(len(todo), 1))
-            sys.stderr.write(f"\r{db:<10} [{'#' * done}{'-' * (30 - done)}] {n}/{len(todo)} last {dt:4.1f}s mean {mean:4.1f}s/entry "
-                             f"eta {_format_eta(mean * (len(todo) - n))}   ")
-            sys.stderr.flush()
+        with lock:
+            times.append(dt)
+            if text:
+                store[e["id"]] = {"text": text, "key": source_key(e), "model": model, "prompt": version, "seconds": round(dt, 2)}
+                save_store(db_dir, store)
+            else:
+                failed[0] += 1
+            if not quiet:
+                n = len(times)
+                wall = (time.time() - t0) / n
+                done = int(30 * n / max(len(todo), 1))
+                sys.stderr.write(f"\r{db:<10} [{'#' * done}{'-' * (30 - done)}] {n}/{len(todo)} last {dt:4.1f}s, {wall:4.1f}s/entry, "
+                                 f"eta {_format_eta(wall * (len(todo) - n))}   ")
+                sys.stderr.flush()
+
+    if workers <= 1:
+        for e in todo:
+            one(e)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(one, todo))
     if not quiet and todo:
         sys.stderr.write("\n")
     total = time.time() - t0
-    return {"db": db, "subset": before + len(todo) if not ids else len(todo), "done_before": before, "written": len(todo) - failed,
-            "failed": failed, "seconds": round(total, 1), "per_entry_s": round(total / len(todo), 2) if todo else None}
+    return {"db": db, "subset": before + len(todo) if not ids else len(todo), "done_before": before, "written": len(todo) - failed[0],
+            "failed": failed[0], "seconds": round(total, 1), "per_entry_s": round(total / len(todo), 2) if todo else None,
+            "call_s_mean": round(sum(times) / len(times), 2) if times else None, "workers": workers}
 
 
 def estimate(db: str, db_dir: Path) -> dict:
