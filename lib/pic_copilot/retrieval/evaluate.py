@@ -142,8 +142,9 @@ def measure_load_seconds(repeat: int = 3) -> dict:
     return {k: round(statistics.median(r[k] for r in runs), 3) for k in runs[0]}
 
 
-#: the tool a database documents, for the per-tool numbers (klayout_db is KLayout's API too)
-DB_TOOL = {"gdsfactory": "gdsfactory", "pya": "pya", "klayout_db": "pya", "sax": "sax"}
+#: the tool of a query without a ``tool`` field, by the database of its expected ids (the names
+#: benchmark/retrieval/*.jsonl use: gdsfactory, pya, klayout_db, sax)
+DB_TOOL = {"gdsfactory": "gdsfactory", "pya": "pya", "klayout_db": "klayout_db", "sax": "sax"}
 
 
 def _score(ranks: list[int | None]) -> dict:
