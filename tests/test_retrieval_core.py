@@ -328,7 +328,9 @@ def test_llm_summaries_are_stored_reused_and_go_stale(tiny_db):
     from pic_copilot.retrieval.llm_summaries import STORE_FILE, load_store
     from pic_copilot.testing.scripted_llm import ScriptedLLM
 
-    steps = [{"match": "mmi1x2", "content": "**Creates** a 1x2 splitter (power divider) that splits light into two outputs."},
+    answer = {"does": "**Creates** a 1x2 splitter (power divider) that splits light into two outputs", "use_it": "for one input and two outputs.",
+              "search_words": ["power divider", "y splitter", "power divider"], "key_parameters": "width (um), length_mmi (um)"}
+    steps = [{"match": "mmi1x2", "content": json.dumps(answer)},
              {"match": "route_single", "status": 500}]
     with ScriptedLLM(steps) as srv:
         client = LLMClient(Settings(provider="openai", base_url=srv.base_url, model="m", max_retries=0))
@@ -337,7 +339,9 @@ def test_llm_summaries_are_stored_reused_and_go_stale(tiny_db):
     assert m["llm_run"]["written"] == 1 and m["llm_run"]["failed"] == 1 and m["summary_counts"]["llm"] == 1
     assert "1x2 multimode interferometer splitter" in prompt and "$" not in prompt
     store = load_store(tiny_db / "toy")
-    assert list(store) == ["toy.components.mmi1x2"] and store["toy.components.mmi1x2"]["text"].startswith("Creates a 1x2 splitter")
+    assert list(store) == ["toy.components.mmi1x2"]
+    assert store["toy.components.mmi1x2"]["text"] == ("Creates a 1x2 splitter (power divider) that splits light into two outputs. For one input and two outputs. "
+                                                      "Search words: power divider, y splitter. Key parameters: width (um), length_mmi (um).")
     api.reset_cache()
     s = api.get_api_details("toy.components.mmi1x2")["summary"]
     assert s.startswith("toy.components.mmi1x2(width, length_mmi): Creates a 1x2 splitter (power divider)") and "the width" in s

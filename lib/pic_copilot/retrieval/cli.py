@@ -95,6 +95,12 @@ def cmd_summarise(args) -> int:
             if args.estimate:
                 print(json.dumps(estimate(n, databases_dir() / n)))
                 continue
+            if args.review_sample:
+                from .llm_summaries import review_sample
+
+                for r in review_sample(databases_dir() / n, args.review_sample, args.seed):
+                    print(f"=== {r['id']}\nLLM: {r['llm']}\n--- doc:\n{r['doc']}\n")
+                continue
             m = summarise_with_llm(n, limit=args.limit, ids=args.ids, quiet=args.quiet, refresh=not args.no_refresh, workers=args.workers)
             reset_cache()
             print(json.dumps({"db": n, **m["llm_run"], "summary_counts": m.get("summary_counts")}))
@@ -153,6 +159,8 @@ def register(subparsers) -> None:
     p.add_argument("--ids", nargs="*", default=None, help="only these entry ids (rewrites their summaries)")
     p.add_argument("--estimate", action="store_true", help="only count the subset and what is still to do")
     p.add_argument("--no-refresh", action="store_true", help="do not re-embed afterwards")
+    p.add_argument("--review-sample", type=int, default=0, metavar="N", help="print N random stored summaries with their docs, to check by hand")
+    p.add_argument("--seed", type=int, default=0, help="seed of --review-sample")
     p.add_argument("--workers", type=int, default=1, help="requests in flight at once (only for a server with parallel slots; default 1)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_summarise)

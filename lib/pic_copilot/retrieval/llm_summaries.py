@@ -32,7 +32,7 @@ from .errors import RetrievalError
 
 STORE_FILE = "llm_summaries.json"
 PROMPT = "summariser_user"
-MAX_CONTENT = 1800      # characters of the entry shown to the model
+MAX_CONTENT = 1400      # characters of the entry shown to the model
 MAX_SIBLINGS = 5
 
 #: pya classes of everyday layout work (issue 16): their members get LLM summaries
@@ -104,7 +104,7 @@ def in_subset(db: str, entry: dict, usage: Counter | None = None) -> bool:
             return False
         if len(parts) == 2:
             return kind == "class"
-        if len(parts) != 3:
+        if len(parts) != 3 or kind == "class":   # nested helper classes (enums, filters) are left out
             return False
         leaf = parts[2]
         if leaf in PLUMBING or (leaf.startswith("_") and not leaf.startswith("__")):
@@ -155,9 +155,39 @@ def render_prompt(db: str, entry: dict, sibs: list[dict]) -> str:
     content = entry["content"]
     if len(content) > MAX_CONTENT:
         content = content[:MAX_CONTENT].rsplit("\n", 1)[0] + "\n[...]"
-    return prompts.render("summariser_user", content=content, units=UNITS.get(db, ""),
+    return prompts.render("summariser_user", api=entry["id"], content=content, units=UNITS.get(db, ""),
                           context=(f"It belongs to {md['class']}: {md['class_purpose']}." if md.get("class_purpose") and md.get("class") else ""),
-                          siblings=("Related APIs (say when to use this one instead):\n" + sib_lines) if sib_lines else "")
+                          siblings=("Other APIs nearby (not this one):\n" + sib_lines) if sib_lines else "")
+
+
+#: the summariser answers in these fields (JSON-schema constrained: a small model keeps to them)
+SUMMARY_SCHEMA = {
+    "type": "object", "required": ["does", "use_it", "search_words", "key_parameters"],
+    "properties": {
+        "does": {"type": "string", "maxLength": 220},
+        "use_it": {"type": "string", "maxLength": 220},
+        "search_words": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 6},
+        "key_parameters": {"type": "string", "maxLength": 160},
+    },
+}
+
+
+def summary_text(answer: dict) -> str:
+    """One paragraph from the summariser's fields."""
+    def sentence(t) -> str:
+        t = clean_summary(str(t or "")).rstrip(". ")
+        return t[0].upper() + t[1:] + "." if t else ""
+
+    use = sentence(answer.get("use_it"))
+    words = [clean_summary(str(w)) for w in answer.get("search_words") or [] if str(w).strip()]
+    parts = [sentence(answer.get("does")), use]
+    if words:
+        parts.append("Search words: " + ", ".join(dict.fromkeys(words)) + ".")
+    params = clean_summary(str(answer.get("key_parameters") or "")).rstrip(". ")
+    params = params + "." if params else ""
+    if params and re.search(r"[A-Za-z]{2}", params):
+        parts.append("Key parameters: " + params)
+    return " ".join(p for p in parts if p)
 
 
 def clean_summary(text: str) -> str:
@@ -202,11 +232,18 @@ def _format_eta(s: float) -> str:
     return f"{h}h{m:02d}m" if h else f"{m}m{int(s) % 60:02d}s"
 
 
+def priority(entry: dict, usage: Counter) -> tuple:
+    """Most useful first, so a partial run already covers what designers use most: classes,
+    then functions and methods, then properties, each by how often their name is used in the installed tools' source (:mod:`.usage`)."""
+    rank = {"class": 0, "property": 2, "attribute": 2}.get(entry["kind"], 1)
+    return (rank, -usage.get(_leaf(entry["id"]), 0))
+
+
 def plan(db: str, entries: list[dict], usage: Counter, store: dict) -> tuple[list[dict], int]:
-    """(entries still to summarise, how many of the subset are already stored)."""
+    """(entries still to summarise, most used first; how many of the subset are already stored)."""
     mark_basics(entries, usage)
     subset = [e for e in entries if in_subset(db, e, usage)]
-    todo = [e for e in subset if stored_summary(store, e) is None]
+    todo = sorted((e for e in subset if stored_summary(store, e) is None), key=lambda e: priority(e, usage))
     return todo, len(subset) - len(todo)
 
 
@@ -251,9 +288,11 @@ def run(db: str, db_dir: Path, client, limit: int | None = None, ids: list[str] 
     def one(e: dict) -> None:
         t1 = time.time()
         try:
+            from ..agents.base import parse_json
+
             res = client.chat([{"role": "user", "content": render_prompt(db, e, siblings(e, by_parent))}], agent="summarise",
-                              max_tokens=220, temperature=0.2)
-            text = clean_summary(res.text)
+                              json_schema=SUMMARY_SCHEMA, max_tokens=200, temperature=0.2)
+            text = summary_text(parse_json(res.text, SUMMARY_SCHEMA))
         except Exception as ex:  # noqa: BLE001 - one failed entry keeps its extractive summary
             text = ""
             if log:
@@ -298,3 +337,17 @@ def estimate(db: str, db_dir: Path) -> dict:
     todo, before = plan(db, entries, corpus_counts(), load_store(db_dir))
     return {"db": db, "subset": len(todo) + before, "stored": before, "todo": len(todo),
             "prompt_chars_mean": round(sum(min(len(e["content"]), MAX_CONTENT) for e in todo) / max(len(todo), 1))}
+
+
+def review_sample(db_dir: Path, n: int, seed: int = 0) -> list[dict]:
+    """A seeded random sample of stored LLM summaries with the docs they were written from, for
+    a person to check (corrections go to review.json as ``corrected``)."""
+    import random
+
+    from .store import Database
+
+    d = Database.load(db_dir, Path(db_dir).name)
+    store = load_store(db_dir)
+    ids = sorted(i for i in store if d.position(i) is not None)
+    pick = random.Random(seed).sample(ids, min(n, len(ids)))
+    return [{"id": i, "llm": store[i]["text"], "doc": d.entry(d.position(i))["content"][:MAX_CONTENT]} for i in pick]
