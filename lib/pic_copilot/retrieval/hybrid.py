@@ -368,15 +368,16 @@ class Retriever:
 
     def prior(self) -> np.ndarray:
         """How much each entry is used, 0..1: uses of its class's name (members) or of its own
-        name (functions, classes) in the installed tools' source (:mod:`.usage`), log-scaled."""
+        name (functions, classes) in the code that uses its database's tool (:func:`.usage.db_counts`),
+        log-scaled."""
         if self._prior is None:
-            from .usage import corpus_counts
+            from .usage import db_counts
 
-            counts = corpus_counts()
             vals = np.zeros(self.n, dtype=np.float32)
             row = 0
             kinds = [k for d in self.dbs for k in d.kinds]
             for d in self.dbs:
+                counts = db_counts(d.name)   # SAX names counted in SAX code, KLayout names in klayout.db code
                 for entry_id in d.ids:
                     base = re.sub(r"#part\d+$", "", entry_id).split("#")[0]
                     parts = base.split(".")

@@ -23,13 +23,14 @@ _ATTR = re.compile(r"\.([A-Za-z_]\w*)\b")
 
 
 def package_dirs(packages: tuple[str, ...] = PACKAGES) -> list[Path]:
-    """Source folders of the installed packages (those not installed are left out)."""
+    """Source folders of the installed packages (those not installed are left out); ``klayout``
+    includes the KLayout application's own Python modules."""
     out = []
     for name in packages:
         spec = importlib.util.find_spec(name)
         if spec and spec.submodule_search_locations:
             out += [Path(p) for p in spec.submodule_search_locations]
-    if APP_PYMOD.is_dir():
+    if "klayout" in packages and APP_PYMOD.is_dir():
         out.append(APP_PYMOD)
     return out
 
@@ -42,12 +43,22 @@ def count_uses(texts) -> Counter:
     return c
 
 
-@functools.lru_cache(maxsize=1)
-def corpus_counts() -> Counter:
+#: whose code shows how a database's API is used: SAX code for SAX names, code built on
+#: klayout.db (kfactory, gdsfactory, KLayout's own modules) for KLayout names
+DB_PACKAGES = {
+    "gdsfactory": ("gdsfactory", "kfactory"),
+    "pya": ("kfactory", "gdsfactory", "klayout"),
+    "klayout_db": ("kfactory", "gdsfactory", "klayout"),
+    "sax": ("sax",),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def corpus_counts(packages: tuple[str, ...] = PACKAGES) -> Counter:
     """Uses per name in the installed packages' Python source (cached per process)."""
 
     def texts():
-        for d in package_dirs():
+        for d in package_dirs(packages):
             for p in sorted(d.rglob("*.py")):
                 try:
                     yield p.read_text(errors="replace")
@@ -55,6 +66,11 @@ def corpus_counts() -> Counter:
                     continue
 
     return count_uses(texts())
+
+
+def db_counts(db: str) -> Counter:
+    """Uses per name in the code that uses this database's tool (all packages for other names)."""
+    return corpus_counts(DB_PACKAGES.get(db, PACKAGES))
 
 
 def rank_members(members: list[str], counts: Counter) -> list[str]:
