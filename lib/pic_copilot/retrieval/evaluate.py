@@ -34,7 +34,7 @@ LLM_MODES = ("hybrid+names",)
 EXPANSION_CACHE = REPO_ROOT / "build" / "retrieval-eval" / "expansions.json"
 
 
-def expansions_for(texts: list[str], cache_path: Path = EXPANSION_CACHE, client=None, progress: bool = True) -> dict:
+def expansions_for(texts: list[str], cache_path: Path = EXPANSION_CACHE, client=None, progress: bool = True, workers: int = 1) -> dict:
     """The LLM's name proposals for each query (``expand_query`` over all databases), from the
     cache where the same prompt and model answered before; the others are asked now and cached.
     Returns {query: Expansion} and, under the key None, the seconds spent per new call."""
@@ -49,15 +49,24 @@ def expansions_for(texts: list[str], cache_path: Path = EXPANSION_CACHE, client=
     out: dict = {}
     new_times = []
     todo = [t for t in dict.fromkeys(texts) if cache.get(version, t) is None]
-    for n, t in enumerate(todo, 1):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+
+    def one(t: str) -> None:
         exp = expand_query(client, t, None)
-        new_times.append(exp.seconds)
-        if not exp.error:
-            cache.put(version, t, None, exp)
-        else:
-            out[t] = exp
-        if progress:
-            sys.stderr.write(f"\rLLM name proposals: {n}/{len(todo)} ({exp.seconds:.1f}s; mean {sum(new_times) / len(new_times):.1f}s)  ")
+        with lock:
+            new_times.append(exp.seconds)
+            if not exp.error:
+                cache.put(version, t, None, exp)
+            else:
+                out[t] = exp
+            if progress:
+                sys.stderr.write(f"\rLLM name proposals: {len(new_times)}/{len(todo)} ({exp.seconds:.1f}s; mean {sum(new_times) / len(new_times):.1f}s)  ")
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        list(pool.map(one, todo))
     if progress and todo:
         sys.stderr.write("\n")
     for t in texts:
@@ -286,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write full results (incl. misses) as JSON")
     ap.add_argument("--no-load-time", action="store_true")
     ap.add_argument("--no-misses", action="store_true", help="do not print the misses")
+    ap.add_argument("--workers", type=int, default=1, help="LLM calls in flight at once for hybrid+names (a server with parallel slots)")
     ap.add_argument("--expansion-cache", type=Path, default=EXPANSION_CACHE, help="cache of the LLM's name proposals (mode hybrid+names)")
     args = ap.parse_args(argv)
     if args.databases:
@@ -298,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         queries = load_queries(args.queries)
         expansions = None
         if any(m in LLM_MODES for m in modes):
-            expansions = expansions_for([q["query"] for q in queries], args.expansion_cache)
+            expansions = expansions_for([q["query"] for q in queries], args.expansion_cache, workers=args.workers)
             new = expansions.pop(None)
             failed = sum(1 for e in expansions.values() if e is not None and e.error)
             if new:
