@@ -160,12 +160,16 @@ def _validate_query(query, k) -> tuple[str, int]:
     return query.strip(), k
 
 
-def search_apis(query: str, db: str | list[str] | None = None, k: int = DEFAULT_K, mode: str = "hybrid", config: FusionConfig | None = None) -> list[dict]:
+def search_apis(query: str, db: str | list[str] | None = None, k: int = DEFAULT_K, mode: str = "hybrid", config: FusionConfig | None = None,
+                names: list[str] | tuple[str, ...] | None = None, code: str = "") -> list[dict]:
     """Top-k original documentation chunks for ``query``.
 
     Each result: ``{id, db, kind, score, summary, content, metadata}``. ``db``: one name,
     a list / comma-separated names, or None for all databases. ``mode``: hybrid (default),
-    dense or bm25.
+    dense or bm25. ``names`` / ``code`` (hybrid only): candidate API names and a one-line code
+    guess for the need (from an LLM, see :func:`pic_copilot.retrieval.expand.expand_query`),
+    fused as one more ranked list through the exact-name / suffix / fuzzy index; names that no
+    searched database knows are ignored.
     """
     query, k = _validate_query(query, k)
     if mode not in MODES:
@@ -173,7 +177,9 @@ def search_apis(query: str, db: str | list[str] | None = None, k: int = DEFAULT_
     r = get_retriever(db, config)
     qvec = get_embedder(r.model).embed_one(query) if mode != "bm25" else None
     out = []
-    for row, score in r.rank(query, qvec, mode, k):
+    if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
+        raise RetrievalError("names must be a list of API name strings, e.g. ['gdsfactory.components.mmi1x2']")
+    for row, score in r.rank(query, qvec, mode, k, names=names, code=code or ""):
         d, pos = r.locate(row)
         e = d.entry(pos)
         out.append({"id": e["id"], "db": d.name, "kind": e["kind"], "score": round(float(score), 6), "summary": e.get("summary", ""), "content": e["content"], "metadata": e.get("metadata", {})})

@@ -84,6 +84,32 @@ def cmd_build(args) -> int:
     return 0
 
 
+def cmd_summarise(args) -> int:
+    from .api import reset_cache
+    from .build import summarise_with_llm
+    from .llm_summaries import estimate
+    from .paths import databases_dir
+
+    names = args.names or ["gdsfactory", "pya", "sax"]
+    try:
+        for n in names:
+            if args.estimate:
+                print(json.dumps(estimate(n, databases_dir() / n)))
+                continue
+            if args.review_sample:
+                from .llm_summaries import review_sample
+
+                for r in review_sample(databases_dir() / n, args.review_sample, args.seed):
+                    print(f"=== {r['id']}\nLLM: {r['llm']}\n--- doc:\n{r['doc']}\n")
+                continue
+            m = summarise_with_llm(n, limit=args.limit, ids=args.ids, quiet=args.quiet, refresh=not args.no_refresh, workers=args.workers)
+            reset_cache()
+            print(json.dumps({"db": n, **m["llm_run"], "summary_counts": m.get("summary_counts")}))
+    except RetrievalError as e:
+        return _fail(e)
+    return 0
+
+
 def cmd_eval(args) -> int:
     from .evaluate import main as eval_main
 
@@ -92,6 +118,8 @@ def cmd_eval(args) -> int:
         argv += ["--modes", args.modes]
     if args.json:
         argv += ["--json", str(args.json)]
+    if args.no_misses:
+        argv.append("--no-misses")
     return eval_main(argv)
 
 
@@ -117,13 +145,31 @@ def register(subparsers) -> None:
     p.add_argument("names", nargs="*", help="databases to build (default: all): gdsfactory pya klayout_db sax cookbook")
     p.add_argument("--if-missing", action="store_true", help="only build databases that do not exist yet (and the cookbook when its recipes changed)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.add_argument("--summaries", default="extractive", choices=["extractive", "llm"])
+    p.add_argument("--summaries", default="auto", choices=["auto", "extractive", "llm"],
+                   help="auto (default): the committed LLM summaries where they match, extractive elsewhere; llm: also write the missing ones with the configured LLM (slow); extractive: none of the LLM's")
     p.add_argument("--model", default=None, help="embedding model (default: the evaluated best)")
     p.add_argument("--out", type=Path, default=None, help="databases folder (default: databases/)")
     p.set_defaults(func=cmd_build)
 
-    p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10, latency")
+    p = subparsers.add_parser("summarise", help="write LLM summaries of the entries designers need (resumable), then re-embed",
+                              description="Summarise the designer subset of built databases with the configured LLM (the embedded model by "
+                                          "default) into databases/<db>/llm_summaries.json, one entry at a time (an interrupted run resumes), "
+                                          "then re-embed the database.")
+    p.add_argument("names", nargs="*", help="databases (default: gdsfactory pya sax)")
+    p.add_argument("--limit", type=int, default=None, help="at most this many entries per database")
+    p.add_argument("--ids", nargs="*", default=None, help="only these entry ids (rewrites their summaries)")
+    p.add_argument("--estimate", action="store_true", help="only count the subset and what is still to do")
+    p.add_argument("--no-refresh", action="store_true", help="do not re-embed afterwards")
+    p.add_argument("--review-sample", type=int, default=0, metavar="N", help="print N random stored summaries with their docs, to check by hand")
+    p.add_argument("--seed", type=int, default=0, help="seed of --review-sample")
+    p.add_argument("--workers", type=int, default=1, help="requests in flight at once (only for a server with parallel slots; default 1)")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_summarise)
+
+    p = subparsers.add_parser("eval-retrieval", help="retrieval evaluation: Recall@1/5, MRR@10 overall, per tool and per database, latency, and the misses")
     p.add_argument("--queries", type=Path, default=Path(__file__).resolve().parents[3] / "benchmark" / "retrieval" / "queries.jsonl")
-    p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid")
+    p.add_argument("--modes", default=None, help="comma-separated: dense-raw-unified,dense,bm25,hybrid (default: all four), "
+                   "hybrid+names (asks the configured LLM for API names per query; answers cached in build/retrieval-eval/)")
     p.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
+    p.add_argument("--no-misses", action="store_true", help="do not print the misses (query, expected ids, what came first)")
     p.set_defaults(func=cmd_eval)

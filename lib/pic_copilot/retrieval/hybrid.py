@@ -86,6 +86,13 @@ class FusionConfig:
     w_sparse: float = 0.3
     w_name: float = 0.5
     w_glossary: float = 1.0
+    w_expand: float = 1.0
+    w_class: float = 0.0
+    w_prior: float = 0.0
+    class_from: int = 10
+    one_part: bool = True
+    per_name: int = 4
+    fuzzy_cutoff: float = 0.85
     c: float = 60.0
     depth: int = 50
     k1: float = 1.5
@@ -131,6 +138,10 @@ class Retriever:
         self.avgdl = float(self.doclen.mean()) if self.n else 1.0
         self._avg_idf: float | None = None
         self._by_short_name: dict[str, list[int]] | None = None
+        self._by_suffix: dict[str, list[int]] | None = None
+        self._parent_row: np.ndarray | None = None
+        self._class_row: np.ndarray | None = None
+        self._prior: np.ndarray | None = None
         self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
@@ -208,6 +219,68 @@ class Retriever:
         rows = [r for w in identifiers(query) for r in names.get(w, ())]
         return sorted(set(rows), key=lambda r: -float(dense[r]))
 
+    def suffix_index(self) -> dict[str, list[int]]:
+        """Every dotted suffix (lower case) of every entry id and alias -> the entries' first rows:
+        ``pya.Region.sized`` is found as ``region.sized`` and ``sized``. Built on first use."""
+        if self._by_suffix is None:
+            idx: dict[str, list[int]] = {}
+
+            def add(name: str, row: int) -> None:
+                parts = name.lower().split(".")
+                for i in range(len(parts)):
+                    rows = idx.setdefault(".".join(parts[i:]), [])
+                    if row not in rows:
+                        rows.append(row)
+
+            first = {i: rows[0] for i, rows in self.rows_of_ids().items()}
+            for i, row in first.items():
+                add(i, row)
+            for d in self.dbs:
+                try:
+                    symbols = d.symbols
+                except RetrievalError:
+                    continue
+                for alias, rec in symbols.items():
+                    target = rec.get("alias_of")
+                    if target and target in first:
+                        add(alias, first[target])
+            self._by_suffix = idx
+        return self._by_suffix
+
+    def resolve_name(self, name: str) -> list[int]:
+        """Rows of the entries a proposed API name means: the longest dotted suffix of the name
+        that some entry id or alias ends with (``gf.``/``kdb.`` prefixes understood, so
+        ``c.add_ref`` finds ``Component.add_ref``), else close spellings of its last part
+        (difflib, ``fuzzy_cutoff``); [] for a name nothing resembles."""
+        n = re.sub(r"\(.*$", "", name.strip()).strip(". ").lower()
+        if not n:
+            return []
+        for short, full in (("gf.", "gdsfactory."), ("kdb.", "klayout.db."), ("db.", "klayout.db.")):
+            if n.startswith(short):
+                n = full + n[len(short):]
+                break
+        idx = self.suffix_index()
+        parts = n.split(".")
+        for i in range(len(parts)):
+            rows = idx.get(".".join(parts[i:]))
+            if rows:
+                return list(rows)
+        import difflib
+
+        close = difflib.get_close_matches(parts[-1], list(self.short_names()), n=2, cutoff=self.config.fuzzy_cutoff)
+        return [r for c in close for r in idx.get(c, ())]
+
+    def expansion_ranking(self, names, code: str, dense: np.ndarray) -> list[int]:
+        """One ranked list from proposed names (in their order) and the names a code guess uses:
+        each name's entries best dense score first, at most ``per_name`` of them."""
+        from .expand import code_names
+
+        out: list[int] = []
+        for name in [*(names or ()), *code_names(code or "")]:
+            rows = sorted(set(self.resolve_name(name)), key=lambda r: -float(dense[r]))
+            out += [r for r in rows[: self.config.per_name] if r not in out]
+        return out
+
     def glossary_ranking(self, query: str) -> list[int]:
         """Rows of the entries that the glossary terms in the query name, in glossary order."""
         by_id = self.rows_of_ids()
@@ -217,8 +290,12 @@ class Retriever:
         return rows
 
     # -- ranking
-    def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5) -> list[tuple[int, float]]:
-        """[(global row, score)] best first. mode: hybrid | dense | bm25."""
+    def rank(self, query: str, qvec: np.ndarray | None, mode: str = "hybrid", k: int = 5,
+             names=None, code: str = "") -> list[tuple[int, float]]:
+        """[(global row, score)] best first. mode: hybrid | dense | bm25.
+
+        ``names`` / ``code``: API names and a one-line code guess proposed for the query (e.g. by
+        :func:`.expand.expand_query`); in hybrid mode they form one more list, weight ``w_expand``."""
         depth = max(self.config.depth, k)
         if mode == "dense":
             s = self.dense_scores(qvec)
@@ -235,8 +312,93 @@ class Retriever:
         if n_rank:
             rankings.append(n_rank[:depth])
             weights.append(self.config.w_name)
+        e_rank = self.expansion_ranking(names, code, dense) if (names or code) and self.config.w_expand > 0 else []
+        if e_rank:
+            rankings.append(e_rank[:depth])
+            weights.append(self.config.w_expand)
         g_rank = self.glossary_ranking(query) if self.config.w_glossary > 0 else []
         if g_rank:
             rankings.append(g_rank[:depth])
             weights.append(self.config.w_glossary)
-        return rrf(rankings, weights, self.config.c)[:k]
+        fused = rrf(rankings, weights, self.config.c)
+        if self.config.w_class > 0:
+            c_rank = self.class_ranking([r for r, _ in fused[: self.config.class_from]])
+            if c_rank:
+                fused = rrf(rankings + [c_rank], weights + [self.config.w_class], self.config.c)
+        if self.config.w_prior > 0:
+            prior = self.prior()
+            fused = sorted(((r, sc * (1.0 + self.config.w_prior * float(prior[r]))) for r, sc in fused), key=lambda t: -t[1])
+        if self.config.one_part:
+            fused = self.best_part_only(fused, k)
+        return fused[:k]
+
+    # -- structure
+    def _structure(self) -> None:
+        """Row -> row of its parent entry (parts of a split entry) and row -> row of its class."""
+        by_id: dict[str, list[int]] = {}
+        row = 0
+        for d in self.dbs:
+            for entry_id in d.ids:   # only "#part<n>" marks a part (guide sections have "#" ids of their own)
+                by_id.setdefault(re.sub(r"#part\d+$", "", entry_id), []).append(row)
+                row += 1
+        parent = np.arange(self.n, dtype=np.int64)
+        cls = np.full(self.n, -1, dtype=np.int64)
+        kinds = [k for d in self.dbs for k in d.kinds]
+        class_rows = {i: rows[0] for i, rows in by_id.items() if kinds[rows[0]] == "class"}
+        for i, rows in by_id.items():
+            parent[rows] = rows[0]
+            owner = i.rsplit(".", 1)[0]
+            if owner in class_rows and owner != i:
+                cls[rows] = class_rows[owner]
+        self._parent_row, self._class_row = parent, cls
+
+    def best_part_only(self, fused: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+        """Keep the best-ranked part of each split entry (the others repeat its id)."""
+        if self._parent_row is None:
+            self._structure()
+        seen, out = set(), []
+        for row, score in fused:
+            p = int(self._parent_row[row])
+            if p not in seen:
+                seen.add(p)
+                out.append((row, score))
+                if len(out) >= k:
+                    break
+        return out
+
+    def prior(self) -> np.ndarray:
+        """How much each entry is used, 0..1: uses of its class's name (members) or of its own
+        name (functions, classes) in the code that uses its database's tool (:func:`.usage.db_counts`),
+        log-scaled."""
+        if self._prior is None:
+            from .usage import db_counts
+
+            vals = np.zeros(self.n, dtype=np.float32)
+            row = 0
+            kinds = [k for d in self.dbs for k in d.kinds]
+            for d in self.dbs:
+                counts = db_counts(d.name)   # SAX names counted in SAX code, KLayout names in klayout.db code
+                for entry_id in d.ids:
+                    base = re.sub(r"#part\d+$", "", entry_id).split("#")[0]
+                    parts = base.split(".")
+                    if kinds[row] in ("method", "property", "constructor", "attribute") and len(parts) >= 2:
+                        name = parts[-2]
+                    else:
+                        name = parts[-1]
+                    vals[row] = math.log1p(counts.get(name, 0))
+                    row += 1
+            top = float(vals.max()) if self.n else 1.0
+            self._prior = vals / max(top, 1e-9)
+        return self._prior
+
+    def class_ranking(self, rows: list[int]) -> list[int]:
+        """The classes of the given member rows, in order of their first member: a query that
+        finds several members of one class is often about that class."""
+        if self._class_row is None:
+            self._structure()
+        out: list[int] = []
+        for r in rows:
+            c = int(self._class_row[r])
+            if c >= 0 and c not in out:
+                out.append(c)
+        return out

@@ -1,7 +1,9 @@
 """Human review of summaries: ``databases/<db>/review.json``.
 
-Format: ``{"<entry id>": {"status": "verified" | "edited", "summary": "...", "note": "..."}}``.
+Format: ``{"<entry id>": {"status": "verified" | "edited" | "corrected", "summary": "...", "note": "..."}}``.
 ``edited``: the person's summary replaces the generated one on every rebuild.
+``corrected``: the person's fix of an LLM-written summary text (a wrong fact, a missing unit); it
+takes the LLM text's place, so the index text around it (signature, the manual's own words) stays.
 ``verified``: the summary the person checked is kept on rebuilds (even if the generated one
 changes); delete the record to accept a new generated summary. Rebuilds never modify this file.
 """
@@ -13,7 +15,7 @@ from pathlib import Path
 from .errors import RetrievalError
 
 REVIEW_FILE = "review.json"
-STATUSES = ("verified", "edited")
+STATUSES = ("verified", "edited", "corrected")
 
 
 def load_review(db_dir: Path) -> dict[str, dict]:
@@ -29,13 +31,16 @@ def load_review(db_dir: Path) -> dict[str, dict]:
     return {k: v for k, v in data.items() if isinstance(v, dict) and v.get("status") in STATUSES and v.get("summary")}
 
 
-def apply_review(entries: list[dict], review: dict[str, dict]) -> int:
-    """Replace summaries by reviewed ones; mark ``metadata.review``. Returns how many applied."""
+def apply_review(entries: list[dict], review: dict[str, dict], compose=None) -> int:
+    """Replace summaries by reviewed ones; mark ``metadata.review``. Returns how many applied.
+
+    ``compose(entry, text)`` builds the index text of a ``corrected`` LLM summary (default: the
+    text as it is)."""
     n = 0
     for e in entries:
         r = review.get(e["id"])
         if r:
-            e["summary"] = r["summary"]
+            e["summary"] = compose(e, r["summary"]) if r["status"] == "corrected" and compose else r["summary"]
             e["metadata"]["review"] = r["status"]
             n += 1
     return n

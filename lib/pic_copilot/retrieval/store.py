@@ -175,7 +175,7 @@ class Database:
 
 
 # files in a database folder that people or the explorer write, not the builder: a rebuild keeps them
-KEPT_FILES = ("review.json", "observations.json")
+KEPT_FILES = ("review.json", "observations.json", "llm_summaries.json")
 
 
 def replace_dir(tmp: Path, final: Path) -> None:

@@ -70,7 +70,7 @@ def extractive_summary(entry: dict) -> str:
     words = " ".join(w for w in re.split(r"[_.]|(?<=[a-z])(?=[A-Z])", leaf) if w)
     brief = first_paragraph(doc, 300)
     parts = [f"{words}: {brief}" if brief else words, f"{kind} {_short_sig(entry)}"]
-    ctx = md.get("context") or module_context(entry["id"])
+    ctx = md.get("context") or (f"member of {md['class']}: {md['class_purpose']}" if md.get("class_purpose") and md.get("class") else "") or module_context(entry["id"])
     if ctx:
         parts.append(ctx)
     if md.get("difference"):
@@ -81,8 +81,11 @@ def extractive_summary(entry: dict) -> str:
     pd = [f"{p['name']}: {first_paragraph(p['description'], 60)}" if p.get("description") and i < 6 else p["name"] for i, p in enumerate(params)]
     if pd:
         parts.append("Parameters: " + "; ".join(pd))
+    if kind == "class" and md.get("most_used"):
+        parts.append("Most used: " + ", ".join(md["most_used"]))
     if kind == "class" and md.get("members"):
-        parts.append("Members: " + ", ".join(md["members"][:40]))
+        rest = [m for m in md["members"] if not m.startswith("_") and m not in md.get("most_used", ())]
+        parts.append("Members: " + ", ".join(rest[:40]))
     obs = observed_sentence(entry)
     text = ". ".join(p.rstrip(". ") for p in parts) + "."
     if obs:  # kept within the length limit: the observed ports/rejections are what designers search by
@@ -100,31 +103,12 @@ def observed_sentence(entry: dict) -> str:
         return ""
 
 
-def llm_summariser():
-    """A callable entry -> summary using the configured LLM (``pic_copilot.llm.make_client``)."""
-    try:
-        from pic_copilot import llm  # type: ignore
-    except ImportError as e:
-        raise RetrievalError(
-            "--summaries llm needs the LLM client pic_copilot.llm, which is not installed in this checkout "
-            "(NotImplemented); build with: pic-copilot build-db --summaries extractive"
-        ) from e
-    if not callable(getattr(llm, "make_client", None)):
-        raise RetrievalError("pic_copilot.llm has no make_client(); build with: pic-copilot build-db --summaries extractive")
-    from ..agents import prompts
+#: an LLM summary is followed by the extractive one: the LLM's words lead (the embedding reads the
+#: first 256 tokens), the manual's own words and parameter names stay for BM25
+APPEND_EXTRACTIVE = True
 
-    try:
-        client = llm.make_client()
-    except Exception as e:  # LLMError and configuration problems
-        raise RetrievalError(f"cannot reach the configured LLM for summaries ({e}); build with: pic-copilot build-db --summaries extractive") from e
 
-    def summarise(entry: dict) -> str:
-        try:
-            user = prompts.render("summariser_user", content=entry["content"][:3000])
-            res = client.chat([{"role": "user", "content": user}], agent="summarise")
-        except Exception as e:
-            raise RetrievalError(f"LLM summary of {entry['id']} failed ({e}); retry, or build with --summaries extractive") from e
-        text = res.text if hasattr(res, "text") else str(res)
-        return f"{_short_sig(entry)}: {text.strip()}"
-
-    return summarise
+def llm_summary(entry: dict, text: str) -> str:
+    """The index text of an entry with an LLM-written summary ``text``."""
+    head = f"{_short_sig(entry)}: {text.strip()}"
+    return f"{head}\n{extractive_summary(entry)}" if APPEND_EXTRACTIVE else head

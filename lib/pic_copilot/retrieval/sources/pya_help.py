@@ -192,7 +192,7 @@ def parse_class_page(page: str, xml: str, module: str, intro: dict, version: str
                 "parameters": params,
                 "source": src,
                 "version": version,
-                "doc": " ".join(o["brief"] for o in ovs[:3]),
+                "doc": "; ".join(dict.fromkeys(o["brief"].rstrip(". ") for o in ovs if o["brief"])),
                 "deprecated": is_dep,
                 "help_names": sorted(g["raw"]),
                 "context": f"method of {cls_id}: {first_paragraph(cdoc, 120)}",
