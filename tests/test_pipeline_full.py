@@ -206,3 +206,18 @@ def test_recipes_choose_the_manuals_and_pin_their_calls():
     assert [d["id"] for d in docs] == ["gdsfactory.components.straight", "gdsfactory.Component.write_gds"]
     assert "length" in retrieve.format_docs(docs)
     assert retrieve.recipe_api_docs([SimpleNamespace(apis=["gdsfactory.no_such_thing"])]) == []
+
+
+def test_a_request_on_a_given_layout_file_gets_recipes_that_start_from_a_layout():
+    """A sandbox request that reads a GDS it is given (an input, or "convert in.gds ...") is shown
+    recipes that start from a layout (klayout.db readers), not gdsfactory builders that happen to
+    share its words (a real b06 run copied a ring_single recipe that writes OASIS)."""
+    from pic_copilot.agents.planner import reads_layout_file
+    from pic_copilot.retrieval import cookbook   # (this module's autouse fixture stubs agents.retrieve.recipes)
+
+    assert reads_layout_file("Convert in.gds to OASIS as out.oas")
+    assert reads_layout_file("count the shapes per layer", ["chip.oas"])
+    assert not reads_layout_file("make a ring resonator and write ring.gds")
+    q = "write the layout in OASIS format with every cell and layer"
+    found = cookbook.search_recipes(q, k=2, kind=("sandbox", "new"), starts_from_layout=True)
+    assert len(found) == 2 and all(r.fixture for r in found), [(r.id, r.fixture) for r in found]

@@ -76,6 +76,20 @@ def requested_files(prompt: str, inputs=()) -> list[str]:
     return sorted(n for n, read in names.items() if not read and n.rsplit("/", 1)[-1] not in skip)
 
 
+_LAYOUT_FILE = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)
+
+
+def reads_layout_file(prompt: str, inputs=()) -> bool:
+    """True if the request works on a layout file it is given: a GDS/OASIS file among the run's
+    inputs, or one the words read ("of in.gds", "convert chip.gds to ...")."""
+    if any(_LAYOUT_FILE.search(str(i)) for i in inputs or ()):
+        return True
+    for m in _FILE.finditer(prompt):
+        if _LAYOUT_FILE.search(m.group(0)) and _READ_BEFORE.search(prompt[max(0, m.start() - 40):m.start()]):
+            return True
+    return False
+
+
 _PLACE = re.compile(r"\b(place|insert|put|add|import|load|instantiate)\b", re.IGNORECASE)
 
 

@@ -74,13 +74,17 @@ def recipe_kinds(mode: str, kind: str | None, domains: tuple[str, ...] = ()) -> 
     return RECIPE_KINDS[(mode, kind)]
 
 
-def recipes(query: str, kinds: tuple[str, ...], k: int = 2) -> tuple[list, str | None]:
+def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: bool = False) -> tuple[list, str | None]:
     """The ``k`` cookbook recipes of these kinds nearest to a request, and an error message when the
-    cookbook cannot answer (generation then uses the fixed examples)."""
+    cookbook cannot answer (generation then uses the fixed examples).
+
+    ``starts_from_layout``: the request works on a layout file it is given; the recipes that start
+    from a layout come first (the others only if none is found)."""
     from ..retrieval import cookbook
 
     try:
-        return list(cookbook.search_recipes(query, k=k, kind=kinds)), None
+        found = list(cookbook.search_recipes(query, k=k, kind=kinds, starts_from_layout=True)) if starts_from_layout else []
+        return found or list(cookbook.search_recipes(query, k=k, kind=kinds)), None
     except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
 

@@ -479,7 +479,8 @@ def _as_set(value, allowed: dict, what: str) -> set[str] | None:
 
 
 def search_recipes_scored(query: str, k: int = 2, kind: str | Iterable[str] | None = None,
-                          family: str | Iterable[str] | None = None, mode: str = "hybrid") -> list[tuple[Recipe, float]]:
+                          family: str | Iterable[str] | None = None, mode: str = "hybrid",
+                          starts_from_layout: bool = False) -> list[tuple[Recipe, float]]:
     """The ``k`` recipes nearest to ``query`` with their fused scores, best first.
 
     Args:
@@ -488,6 +489,8 @@ def search_recipes_scored(query: str, k: int = 2, kind: str | Iterable[str] | No
         kind: only recipes of this kind / these kinds (sandbox, edit, new, deck).
         family: only recipes of this family / these families (layout, edit, drc, data, simulation, drc_deck).
         mode: hybrid (default), dense or bm25.
+        starts_from_layout: only recipes that start from an existing layout (a fixture), for a
+            request that works on a layout file it is given.
     """
     from .api import _validate_query
     from .embedder import get_embedder
@@ -509,6 +512,8 @@ def search_recipes_scored(query: str, k: int = 2, kind: str | Iterable[str] | No
         md = e["metadata"]
         if fams is not None and md["family"] not in fams:
             continue
+        if starts_from_layout and not md.get("fixture"):
+            continue
         rec = Recipe.from_dict({**md, "id": e["id"], "code": e["content"], "path": str(cookbook_dir() / md["path"])})
         out.append((rec, float(score)))
         if len(out) >= k:
@@ -517,6 +522,7 @@ def search_recipes_scored(query: str, k: int = 2, kind: str | Iterable[str] | No
 
 
 def search_recipes(query: str, k: int = 2, kind: str | Iterable[str] | None = None,
-                   family: str | Iterable[str] | None = None, mode: str = "hybrid") -> list[Recipe]:
+                   family: str | Iterable[str] | None = None, mode: str = "hybrid",
+                   starts_from_layout: bool = False) -> list[Recipe]:
     """The ``k`` recipes nearest to ``query``, best first (see :func:`search_recipes_scored`)."""
-    return [r for r, _ in search_recipes_scored(query, k, kind, family, mode)]
+    return [r for r, _ in search_recipes_scored(query, k, kind, family, mode, starts_from_layout)]
