@@ -142,3 +142,17 @@ def test_interactive_script_that_opens_its_own_layout_edits_the_open_one():
     assert drop_reopened_layout(code, "sandbox", "add a box")[1] is None
     gf = "import gdsfactory as gf\nlayout = pya.Layout()\n"
     assert drop_reopened_layout(gf, "interactive", "x")[1] is None
+
+
+def test_a_layer_the_request_names_must_be_in_a_pya_script():
+    from pic_copilot.agents.evaluator import missing_layers, requested_layers
+
+    assert requested_layers("add a box on layer 2/0 and copy it to layers 1/0 and 41/0") == [(2, 0), (1, 0), (41, 0)]
+    assert requested_layers('write {"layer/datatype": count}, e.g. {"1/0": 3}') == []   # a format, not a layer
+    # "layer 2/0" written as layer 20 (a real b07 run) is sent back with the layout.layer form
+    dec = missing_layers("Add a rectangle on layer 2/0", "L, D = 20, 0\ncell.shapes(layout.layer(L, D)).insert(b)\n")
+    assert dec and dec["decision"] == "revise" and "layout.layer(2, 0)" in dec["instructions"]
+    assert missing_layers("Add a rectangle on layer 2/0", "li = layout.layer(2, 0)\n") is None
+    assert missing_layers("count shapes on layer 2/0", "want = '2/0'\n") is None
+    # gdsfactory scripts name layers through cross-sections: not read
+    assert missing_layers("a straight on the waveguide layer (1/0)", "import gdsfactory as gf\n") is None

@@ -259,6 +259,54 @@ def missing_values(prompt: str, script: str) -> dict | None:
                     "belongs to (see the API documentation) instead of leaving the default.", "values")
 
 
+_LAYER_SPEC = re.compile(r"(?<![\w./])(\d{1,5})\s*/\s*(\d{1,5})(?![\w./])")
+
+
+# "layer 2/0", "layer (1/0)", "layer WG 1/0", "layers 1/0, 2/0 and 41/0" (not "layer/datatype ... 1/0")
+_BEFORE_LAYER_SPEC = re.compile(r"\blayers?\s+(?:(?:[A-Za-z_']+\s+){0,2}\(?|(?:\d+\s*/\s*\d+\s*(?:,|\band\b|\bor\b)\s*)+)$",
+                                re.IGNORECASE)
+
+
+def requested_layers(prompt: str) -> list[tuple[int, int]]:
+    """Layers the designer wrote as layer/datatype near the word "layer": "on layer 2/0",
+    "layers 1/0 and 41/0", "the waveguide layer (1/0)"."""
+    out = []
+    for m in _LAYER_SPEC.finditer(prompt):
+        if _BEFORE_LAYER_SPEC.search(prompt[max(0, m.start() - 40):m.start()]):
+            spec = (int(m.group(1)), int(m.group(2)))
+            if spec not in out:
+                out.append(spec)
+    return out
+
+
+def missing_layers(prompt: str, script: str) -> dict | None:
+    """Revise when a pya/klayout.db script never names a layer the designer asked for.
+
+    A small model turns "layer 2/0" into layer 20 (seen in real runs) and the run succeeds on the
+    wrong layer. Only scripts that address layers by number are read (gdsfactory scripts name them
+    through cross-sections and layer maps): a layer is there if both its numbers are integer
+    literals of the script, or its "L/D" text is.
+    """
+    wanted = requested_layers(prompt)
+    if not wanted or "gdsfactory" in script:
+        return None
+    consts = _constants(script)
+    if consts is None:
+        return None
+    ints = {v for v in consts if isinstance(v, int) and not isinstance(v, bool)}
+    texts = " ".join(v for v in consts if isinstance(v, str))
+    missing = [f"{l}/{d}" for l, d in wanted
+               if not ({l, d} <= ints or re.search(rf"(?<!\d){l}\s*/\s*{d}(?!\d)", texts))]
+    if not missing:
+        return None
+    first = missing[0].split("/")
+    return decision("revise", "programmer",
+                    f"The designer named layer {', '.join(missing)}, but the script never uses "
+                    f"{'that layer' if len(missing) == 1 else 'those layers'}: a layer is its layer "
+                    f"and datatype numbers, e.g. layout.layer({first[0]}, {first[1]}) for {missing[0]}.",
+                    "layers")
+
+
 _CELL_NAME = re.compile(
     r"\bcells?\s+(named\s+|called\s+)?([\"'`])?([A-Za-z_][\w$]*)(?(2)[\"'`])", re.IGNORECASE)
 

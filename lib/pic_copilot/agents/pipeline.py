@@ -334,7 +334,8 @@ class _Run:
         words set the values ("make it 20 um instead").
         """
         out = []
-        for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names)):
+        for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names),
+                            ("layers", evaluator.missing_layers)):
             if name not in self.hinted:
                 dec = check(self.words, script)
                 if dec is not None:
