@@ -156,3 +156,15 @@ def test_a_layer_the_request_names_must_be_in_a_pya_script():
     assert missing_layers("count shapes on layer 2/0", "want = '2/0'\n") is None
     # gdsfactory scripts name layers through cross-sections: not read
     assert missing_layers("a straight on the waveguide layer (1/0)", "import gdsfactory as gf\n") is None
+
+
+def test_parameters_set_but_never_used_send_the_script_back():
+    from pic_copilot.agents.evaluator import unused_parameters
+
+    # a real b08 answer: the pad's size and layer are set, nothing draws the pad
+    code = ('PAD = "PAD"\nPAD_SIZE = (100, 100)\nPAD_LAYER = (10, 0)\nlayout.create_cell(PAD)\n'
+            'cell.insert(pya.DCellInstArray(layout.cell(PAD).cell_index(), pya.DTrans()))\n')
+    dec = unused_parameters("", code)
+    assert dec and "PAD_SIZE, PAD_LAYER" in dec["instructions"]
+    assert unused_parameters("", "W = 2\nL = 10\nprint(W * L)\n") is None
+    assert unused_parameters("", "x = compute()\n") is None   # only literal parameter blocks count

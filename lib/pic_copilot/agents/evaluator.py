@@ -307,6 +307,45 @@ def missing_layers(prompt: str, script: str) -> dict | None:
                     "layers")
 
 
+def _literal(node: ast.AST) -> bool:
+    """A number, string or tuple/list of them: what a script's parameter block assigns."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float, str)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _literal(node.operand)
+    return isinstance(node, (ast.Tuple, ast.List)) and bool(node.elts) and all(_literal(e) for e in node.elts)
+
+
+def unused_parameters(prompt: str, script: str) -> dict | None:
+    """Revise when the script sets parameters it never uses (``PAD_SIZE = (100, 100)`` and nothing
+    draws the pad): a small model writes the parameter block of an example and then forgets part of
+    the job, and the run still succeeds. Only module-level names assigned a literal count."""
+    from .. import drc_deck
+
+    if drc_deck.is_deck(script):
+        return None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    assigned: list[str] = []
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and _literal(st.value):
+            for t in st.targets:
+                names = [t] if isinstance(t, ast.Name) else list(t.elts) if isinstance(t, ast.Tuple) else []
+                assigned += [n.id for n in names if isinstance(n, ast.Name)]
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    unused = [n for n in dict.fromkeys(assigned) if n not in used and not n.startswith("_")]
+    if not unused:
+        return None
+    return decision("revise", "programmer",
+                    f"The script sets {', '.join(unused)} but never uses "
+                    f"{'it' if len(unused) == 1 else 'them'}: the part of the task "
+                    f"{'it stands' if len(unused) == 1 else 'they stand'} for is not done. "
+                    "Use every parameter where it belongs, or remove it if the task does not need it.",
+                    "unused")
+
+
 _CELL_NAME = re.compile(
     r"\bcells?\s+(named\s+|called\s+)?([\"'`])?([A-Za-z_][\w$]*)(?(2)[\"'`])", re.IGNORECASE)
 

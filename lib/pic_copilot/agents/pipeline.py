@@ -335,7 +335,7 @@ class _Run:
         """
         out = []
         for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names),
-                            ("layers", evaluator.missing_layers)):
+                            ("layers", evaluator.missing_layers), ("unused", evaluator.unused_parameters)):
             if name not in self.hinted:
                 dec = check(self.words, script)
                 if dec is not None:
