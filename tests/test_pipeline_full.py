@@ -145,6 +145,12 @@ def test_contract_words_of_typical_requests():
     assert spaced.csv_columns == {"sweep.csv": ["radius_um", "fsr_nm", "q_factor"]}
     pattern = contract_words.from_request('Write counts.json as {"layer/datatype": count}, e.g. {"1/0": 3}.')
     assert pattern.json_keys == {}
+    assert pattern.json_types == {"counts.json": "object"}   # pattern keys still say: one object
+    # a list of rows where the request shows an object is a contract violation (a real b10 answer)
+    as_list = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "list", "items": 4}}]}
+    as_dict = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "dict", "keys": ["1/0"]}}]}
+    assert any("top level is an array" in p for p in pattern.check(as_list))
+    assert pattern.check(as_dict) == []
     assert contract_words.from_request("Read in.gds and print the cell names", inputs=("in.gds",)).files == []
 
 

@@ -36,6 +36,9 @@ class ContractError(ValueError):
     """A contract (e.g. a recipe's [expect] table) is malformed."""
 
 
+_JSON_TYPES = {"object": "dict", "array": "list"}   # contract word -> the file summary's "type"
+
+
 @dataclass
 class OutputContract:
     """What a script must produce.
@@ -49,6 +52,7 @@ class OutputContract:
         json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
             objects/lists compared recursively, three levels deep at most).
+        json_types: file -> "object" or "array": what the JSON file's top level must be.
         stdout: substrings the printout must contain.
         shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
@@ -63,6 +67,7 @@ class OutputContract:
     csv_rows: dict[str, int] = field(default_factory=dict)
     json_keys: dict[str, list[str]] = field(default_factory=dict)
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    json_types: dict[str, str] = field(default_factory=dict)
     stdout: list[str] = field(default_factory=list)
     shapes: dict[str, int] = field(default_factory=dict)
     rdb_categories: dict[str, list[str]] = field(default_factory=dict)
@@ -112,6 +117,7 @@ class OutputContract:
             csv_rows=table("csv_rows", is_count, '{"ports.csv" = 4}'),
             json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
             json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
+            json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
             shapes=table("shapes", is_count, '{"2/0" = 1}'),
             rdb_categories=table("rdb_categories", lambda x: is_strs(x) and bool(x), '{"space.lyrdb" = ["space_0.3"]}'),
             rdb_items=table("rdb_items", lambda x: isinstance(x, dict) and all(isinstance(k, str) and is_count(n) for k, n in x.items()),
@@ -139,7 +145,7 @@ class OutputContract:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
         for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.json_keys, *self.json_values,
-                  *self.rdb_categories, *self.rdb_items]:
+                  *self.json_types, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
         return names
@@ -237,6 +243,13 @@ class OutputContract:
                 problems.append(f"{name}: {got} data row(s) below the header, expected {n}")
 
     def _check_json(self, files: dict, problems: list[str]) -> None:
+        for name, want in self.json_types.items():
+            s = _summary(files, name)
+            if s is None or s.get("type") is None:
+                continue
+            if s.get("type") != _JSON_TYPES[want]:
+                got = {"dict": "an object", "list": "an array"}.get(s.get("type"), str(s.get("type")))
+                problems.append(f"{name}: the top level is {got}, the request shows a JSON {want}")
         for name, keys in self.json_keys.items():
             s = _summary(files, name)
             if s is None:

@@ -146,6 +146,21 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def json_types(prompt: str, files: list[str]) -> dict[str, str]:
+    """Per JSON file the designer named, "object" when the sentence naming it writes out an object
+    for it (``as {"layer/datatype": count}``): keys that only describe a pattern still say the
+    file is one object, not a list of rows."""
+    out: dict[str, str] = {}
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    text = prompt.translate(_QUOTES)
+    for sent in _sentences(text):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
+        if target is not None and target not in out and _object_literals(sent):
+            out[target] = "object"
+    return out
+
+
 _GOES_AWAY = re.compile(r"\b(delet|remov|flatten|renam|replac|dissolv|explod|prun|drop)\w*", re.IGNORECASE)
 
 
@@ -165,7 +180,7 @@ def from_request(prompt: str, inputs=()) -> OutputContract:
     """
     files = requested_files(prompt, inputs)
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
-                          cells=result_cells(prompt))
+                          json_types=json_types(prompt, files), cells=result_cells(prompt))
 
 
 def missing_files(names: list[str], rep: dict) -> list[str]:
