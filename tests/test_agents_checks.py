@@ -168,3 +168,17 @@ def test_parameters_set_but_never_used_send_the_script_back():
     assert dec and "PAD_SIZE, PAD_LAYER" in dec["instructions"]
     assert unused_parameters("", "W = 2\nL = 10\nprint(W * L)\n") is None
     assert unused_parameters("", "x = compute()\n") is None   # only literal parameter blocks count
+
+
+def test_the_one_layer_a_request_names_replaces_the_examples_layer():
+    from pic_copilot.agents.fixes import bind_requested_layer
+
+    # the recipe's parameter block, kept by the model for "on layer 2/0" (real b07 runs)
+    code = "LAYER, DATATYPE = 20, 0\nli = layout.layer(LAYER, DATATYPE)\ncell.shapes(li).insert(pya.DBox(0, 0, 10, 5))\n"
+    out, what = bind_requested_layer(code, "Add a 10 x 5 um rectangle on layer 2/0")
+    assert what and out.startswith("LAYER, DATATYPE = 2, 0\n")
+    # left alone: the requested layer is used, two layers are named, a layer comes from a loop, gdsfactory
+    assert bind_requested_layer("li = layout.layer(2, 0)\n", "on layer 2/0")[1] is None
+    assert bind_requested_layer(code, "copy layer 1/0 to layer 2/0")[1] is None
+    assert bind_requested_layer("for l in (1, 2):\n    layout.layer(l, 0)\n", "on layer 2/0")[1] is None
+    assert bind_requested_layer("import gdsfactory as gf\nlayout.layer(20, 0)\n", "on layer 2/0")[1] is None
