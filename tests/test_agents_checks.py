@@ -182,3 +182,20 @@ def test_the_one_layer_a_request_names_replaces_the_examples_layer():
     assert bind_requested_layer(code, "copy layer 1/0 to layer 2/0")[1] is None
     assert bind_requested_layer("for l in (1, 2):\n    layout.layer(l, 0)\n", "on layer 2/0")[1] is None
     assert bind_requested_layer("import gdsfactory as gf\nlayout.layer(20, 0)\n", "on layer 2/0")[1] is None
+
+
+def test_a_new_unplaced_cell_nobody_asked_for_becomes_the_active_cell():
+    from pic_copilot.agents.fixes import draw_in_the_active_cell
+
+    req = "draw a 10 um x 5 um rectangle on layer 1/0 with its lower-left corner at the origin"
+    code = 'new = layout.create_cell("NEW_LAYER")\nnew.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n'
+    out, what = draw_in_the_active_cell(code, "interactive", req)   # a real GUI answer
+    assert what and out.startswith("new = cell\n")
+    shadow = 'cell = layout.create_cell("Rectangle")\ncell.shapes(layout.layer(1, 0)).insert(pya.DBox(0, 0, 10, 5))\n'
+    assert "create_cell" not in draw_in_the_active_cell(shadow, "interactive", req)[0]
+    # a cell the request asks for, a cell that is placed, a sandbox script: left alone
+    assert draw_in_the_active_cell(code, "interactive", "create a new cell with a box")[1] is None
+    assert draw_in_the_active_cell(code, "interactive", "make a cell named PAD with a box")[1] is None
+    placed = code + "cell.insert(pya.DCellInstArray(new.cell_index(), pya.DTrans()))\n"
+    assert draw_in_the_active_cell(placed, "interactive", req)[1] is None
+    assert draw_in_the_active_cell(code, "sandbox", req)[1] is None

@@ -41,16 +41,20 @@ def shot(name):
     return path
 
 
-def rectangle_on_1_0(layout) -> dict:
-    """The shapes on 1/0 of the current view's layout, all cells: their boxes in um."""
+def rectangle_on_1_0(cv) -> dict:
+    """The shapes on 1/0 the view shows: the active cell and what it instantiates, in um (a box
+    drawn into some other, unplaced top cell is not what the designer sees)."""
+    layout, top = cv.layout(), cv.cell
     li = layout.find_layer(1, 0)
     boxes = []
     if li is not None:
-        for cell in layout.each_cell():
-            for s in cell.shapes(li).each():
-                b = s.dbbox()
-                boxes.append([round(b.left, 4), round(b.bottom, 4), round(b.right, 4), round(b.top, 4)])
-    return {"boxes": boxes, "correct": [0.0, 0.0, 10.0, 5.0] in boxes}
+        it = top.begin_shapes_rec(li)
+        while not it.at_end():
+            b = it.shape().dbbox().transformed(it.dtrans())
+            boxes.append([round(b.left, 4), round(b.bottom, 4), round(b.right, 4), round(b.top, 4)])
+            it.next()
+    return {"boxes": boxes, "correct": [0.0, 0.0, 10.0, 5.0] in boxes, "active_cell": top.name,
+            "top_cells": [c.name for c in layout.top_cells()]}
 
 
 import pic_copilot_plugin.gui as gui  # noqa: E402 - put on sys.path by the autorun macro
@@ -81,7 +85,7 @@ def one(name: str, open_layout: bool) -> dict:
     r["views_after"] = MW.views()
     if view is not None and view.active_cellview().is_valid():
         view.zoom_fit()
-        r.update(rectangle_on_1_0(view.active_cellview().layout()))
+        r.update(rectangle_on_1_0(view.active_cellview()))
     r["transcript_tail"] = P.transcript.toPlainText()[-1500:] if hasattr(P, "transcript") else ""
     r["screenshot"] = shot(name)
     return r

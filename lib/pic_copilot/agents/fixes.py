@@ -279,3 +279,43 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
         s = lines[line - 1]
         lines[line - 1] = s[:start] + text + s[end:]
     return "".join(lines), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
+
+
+def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, str | None]:
+    """An interactive pya script that makes a new cell the request never asks for and never places
+    it (``new = layout.create_cell("NEW_LAYER")`` ... ``new.shapes(li).insert(box)``) draws into a
+    top cell the designer does not see: measured in the GUI with "draw a 10 um x 5 um rectangle on
+    layer 1/0". The cell it meant is the active one, the global ``cell``.
+
+    Args:
+        code: the script.
+        mode: only "interactive" scripts are changed.
+        request: the designer's words; a cell they name or ask for ("a new cell") is left alone.
+    """
+    from .evaluator import requested_cell_names
+
+    if mode != "interactive" or "gdsfactory" in code or requested_cell_names(request) \
+            or re.search(r"\b(new|sub-?|child|another)\s*cells?\b|\bcells?\s+(named|called)\b", request, re.IGNORECASE):
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    placed = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in ("cell_index", "name")
+              and isinstance(n.value, ast.Name)}
+    changed, lines = [], code.splitlines(keepends=True)
+    for st in reversed(tree.body):
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+                and st.value.func.attr == "create_cell" and isinstance(st.value.func.value, ast.Name)
+                and st.value.func.value.id == "layout" and st.lineno == st.end_lineno):
+            continue
+        name = st.targets[0].id
+        if name in placed and name != "cell":
+            continue   # it is instantiated or named somewhere: a real new cell
+        indent = lines[st.lineno - 1][:st.col_offset]
+        lines[st.lineno - 1] = "" if name == "cell" else f"{indent}{name} = cell\n"
+        changed.append(name)
+    if not changed:
+        return code, None
+    return "".join(lines), f"drew into the active cell instead of a new, unplaced cell ({', '.join(changed)})"

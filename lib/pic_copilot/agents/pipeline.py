@@ -25,7 +25,7 @@ from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import add_missing_imports, apply_fixes, bind_requested_layer, drop_reopened_layout
+from .fixes import add_missing_imports, apply_fixes, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -357,8 +357,9 @@ class _Run:
         if not deck:
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, rebound = bind_requested_layer(script, self.words)
+            script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
             script, fixed = apply_fixes(script, self.req.mode)
-            fixed = [w for w in (reopened, rebound) if w] + fixed
+            fixed = [w for w in (reopened, rebound, active) if w] + fixed
         findings, review = self.static(script)
         script, added = (script, []) if deck else add_missing_imports(script, findings)
         if added:
