@@ -1,4 +1,4 @@
-"""Runs inside the KLayout GUI with the real embedded LLM (see tests/test_gui_real_llm.py).
+"""Runs inside the KLayout GUI with the real embedded LLM (run by benchmark/perf/gui_first_request.py).
 
 A new user's first request, as typed into the panel: once with no layout open (the panel opens an
 editable layout with TOP first) and once with a layout open. For each, the time from Send to the
