@@ -68,7 +68,7 @@ import pya  # noqa: E402,F401  (KLayout's own, checked above)
 
 from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only modules)
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
-from pic_copilot.pipeline_configs import BENCH_CONFIGS  # noqa: E402
+from pic_copilot.contracts import BENCH_CONFIGS  # noqa: E402
 from pic_copilot_plugin import bridge, drc  # noqa: E402
 
 ALL_CONFIGS = BENCH_CONFIGS

@@ -51,7 +51,7 @@ if ! skipped llm; then
   mkdir -p "$DATA/llm-runtime"
   rt_t0=$(date +%s.%N)
   # its own process group, so a set-up that fails elsewhere can stop the whole build
-  PYTHONPATH="$ROOT/lib" setsid python3 -m pic_copilot.setup_runtime build --data "$DATA" >"$RT_OUT" 2>&1 &
+  PYTHONPATH="$ROOT/lib" setsid python3 -m pic_copilot.setup.runtime build --data "$DATA" >"$RT_OUT" 2>&1 &
   RT_PID=$!
   trap '[ -n "$RT_PID" ] && kill -- -"$RT_PID" 2>/dev/null; true' EXIT
 fi
@@ -73,7 +73,7 @@ PY="$VENV/bin/python"
 if ! skipped llm; then
   # -------------------------------------------------------------- embedded LLM model
   stage llm-model
-  "$PY" -m pic_copilot.setup_assets llm --data "$DATA" || fail "embedded LLM model could not be installed (see message above)"
+  "$PY" -m pic_copilot.setup.assets llm --data "$DATA" || fail "embedded LLM model could not be installed (see message above)"
   done_ "ok"
 
   # -------------------------------------------------------------- embedded LLM runtime
@@ -89,7 +89,7 @@ if ! skipped llm; then
   fi
   msg="$(tr -d '\n' <"$RT_OUT")"
   # the binary must answer on this CPU: start it on a free port with the model, ask for one token
-  "$PY" -m pic_copilot.setup_runtime check --data "$DATA" --smoke >"$RT_OUT" 2>&1 \
+  "$PY" -m pic_copilot.setup.runtime check --data "$DATA" --smoke >"$RT_OUT" 2>&1 \
     || { cat "$RT_OUT" >&2; fail "llama-server was built but does not run here (above)"; }
   done_ "$msg, $(tr -d '\n' <"$RT_OUT")"
 fi
@@ -97,14 +97,14 @@ fi
 # ---------------------------------------------------------------- embedding model
 if ! skipped embed; then
   stage embedding-model
-  "$PY" -m pic_copilot.setup_assets embedding --models "$ROOT/models" || fail "embedding model could not be installed"
+  "$PY" -m pic_copilot.setup.assets embedding --models "$ROOT/models" || fail "embedding model could not be installed"
   done_ "ok"
 fi
 
 # ---------------------------------------------------------------- databases
 if ! skipped databases && "$PY" -c "import pic_copilot.retrieval.build" 2>/dev/null; then
   stage databases
-  "$PY" -m pic_copilot.cli build-db --if-missing --quiet || fail "building the tool-manual databases failed"
+  "$PY" -m pic_copilot.frontends.cli build-db --if-missing --quiet || fail "building the tool-manual databases failed"
   done_ "ok"
 fi
 

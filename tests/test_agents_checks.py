@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pic_copilot.agents import checks
+from pic_copilot.checks import static as checks
 from pic_copilot.agents.base import extract_code, parse_json
 
 
@@ -100,7 +100,7 @@ def test_json_parse_and_code_extraction():
 
 
 def test_missing_conventional_imports_are_added_after_docstring_and_future():
-    from pic_copilot.agents.checks import pyflakes_check
+    from pic_copilot.checks.static import pyflakes_check
     from pic_copilot.agents.fixes import add_missing_imports
 
     code = '"""Doc."""\nfrom __future__ import annotations\nrows = [[1, 2]]\ncsv.writer(open("t.csv", "w")).writerows(rows)\n' \
@@ -115,7 +115,7 @@ def test_missing_conventional_imports_are_added_after_docstring_and_future():
 
 
 def test_layer_number_passed_as_a_layer_index_is_an_error():
-    from pic_copilot.agents.checks import layer_number_check
+    from pic_copilot.checks.static import layer_number_check
 
     found = layer_number_check("layer = 20\nbox = pya.DBox(0, 0, 1, 1)\ncell.shapes(layer).insert(box)\n")
     assert len(found) == 1 and found[0]["line"] == 3 and "layout.layer(20, 0)" in found[0]["message"]

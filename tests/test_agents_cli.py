@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from pic_copilot import cli as main_cli
-from pic_copilot.agents import cli
+from pic_copilot.frontends import cli as main_cli
+from pic_copilot.frontends import ask_run as cli
 
 
 def parse(argv):
@@ -40,7 +40,7 @@ def test_run_exit_codes(tmp_path, capsys):
 @pytest.mark.klayout
 @pytest.mark.skipif(not shutil.which("klayout"), reason="KLayout not installed")
 def test_klayout_batch_bridge_keeps_layout_between_calls(tmp_path):
-    from pic_copilot.klayout_batch import KlayoutBatchBridge
+    from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
 
     b = KlayoutBatchBridge(layout_file=tmp_path / "l.gds")
     r = b.run_code("li = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 10, 5))\nprint('added')")

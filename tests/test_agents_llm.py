@@ -23,7 +23,7 @@ def local_llm(tmp_path, monkeypatch):
 
 def _run(prompt: str):
     from pic_copilot.agents import run_request
-    from pic_copilot.pipeline_io import NullIO, Request
+    from pic_copilot.contracts import NullIO, Request
 
     return run_request(Request(id="llm-test", prompt=prompt, mode="sandbox"), NullIO(cancel=threading.Event()))
 

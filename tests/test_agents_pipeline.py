@@ -10,7 +10,7 @@ import pytest
 from pic_copilot.agents import pipeline, run_request
 from pic_copilot.config import Settings
 from pic_copilot.llm import LLMCancelled, LLMClient, LLMStructuredOutputError
-from pic_copilot.pipeline_io import Request
+from pic_copilot.contracts import Request
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
 SECRET = "sk-test-secret-0123456789"

@@ -115,8 +115,8 @@ def test_job_cannot_write_its_control_folder(sb):
 
 
 def test_output_files_that_are_links_or_fifos_are_not_followed_by_the_host(sb, tmp_path):
-    from pic_copilot.execution import _compatible_copies
-    from pic_copilot.render import layout_previews
+    from pic_copilot.execution.routing import _compatible_copies
+    from pic_copilot.execution.render import layout_previews
 
     host_gds = tmp_path / "designer_ip.gds"
     import klayout.db as db

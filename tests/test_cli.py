@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot import cli
+from pic_copilot.frontends import cli
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
 EXE = str(Path(sys.executable).with_name("pic-copilot"))
@@ -158,7 +158,7 @@ def test_run_json_reports_the_sandbox_limit_that_stopped_the_script(tmp_path):
     script.write_text("for i in range(8):\n    open(f'f{i}', 'wb').write(b'x' * (8 << 20))\n")
     env = dict(os.environ, PIC_COPILOT_SANDBOX_DISK_MB="32", PIC_COPILOT_SANDBOX_ROOT=str(tmp_path / "sb"),
                PYTHONPATH=str(Path(cli.__file__).resolve().parents[1]))
-    p = subprocess.run([sys.executable, "-m", "pic_copilot.cli", "run", str(script), "--json"], env=env,
+    p = subprocess.run([sys.executable, "-m", "pic_copilot.frontends.cli", "run", str(script), "--json"], env=env,
                        capture_output=True, text=True, timeout=180)
     assert p.returncode == 1, (p.stdout[-500:], p.stderr[-500:])
     out = json.loads(p.stdout)

@@ -1,7 +1,7 @@
 """The verified cookbook (databases/cookbook/): every recipe runs where its kind runs and meets its [expect].
 
 - Every recipe of the real cookbook is executed once per session (``cookbook_runs``) by
-  ``pic_copilot.cookbook_runner.run_recipes``: sandbox/new kinds in the real sandbox (two warm workers,
+  ``pic_copilot.bridges.cookbook_runner.run_recipes``: sandbox/new kinds in the real sandbox (two warm workers,
   fixture written to in.gds first), new recipes' GDS read and placed by KLayout 0.28.5, every edit recipe
   in one ``klayout -b`` process through the plugin bridge (as the GUI runs it), decks with ``klayout -b -r``.
   Each recipe is then one test item, so a broken recipe is named.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot.contract import ContractError, OutputContract
+from pic_copilot.checks.output_contract import ContractError, OutputContract
 from pic_copilot.retrieval import cookbook as cb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ def test_every_recipe_parses():
 
 @pytest.fixture(scope="session")
 def cookbook_runs(tmp_path_factory, test_output):
-    from pic_copilot.cookbook_runner import run_recipes
+    from pic_copilot.bridges.cookbook_runner import run_recipes
 
     t0 = time.monotonic()
     runs = run_recipes(RECIPES, work=tmp_path_factory.mktemp("cookbook"))
@@ -375,7 +375,7 @@ BROKEN_CODE = {  # sample recipe -> a change of its code that must make it fail
 @pytest.fixture(scope="module")
 def sample_runs(tmp_path_factory):
     """The good sample recipes, and wrong variants of each, in one run (a second cookbook folder)."""
-    from pic_copilot.cookbook_runner import run_recipes
+    from pic_copilot.bridges.cookbook_runner import run_recipes
 
     book = tmp_path_factory.mktemp("book")
     shutil.copytree(SAMPLES, book, dirs_exist_ok=True)
@@ -425,7 +425,7 @@ def test_broken_code_fails(rel, sample_runs):
 
 
 def test_lint_rules():
-    from pic_copilot.cookbook_runner import lint_recipe
+    from pic_copilot.bridges.cookbook_runner import lint_recipe
 
     r = cb.parse_recipe(SAMPLES / "edit" / "add_box_edit.py", SAMPLES)
     assert lint_recipe(r) == []
@@ -470,7 +470,7 @@ def test_index_builds_searches_filters_and_rebuilds_when_recipes_change(tmp_path
 @needs_klayout
 def test_klayout_batch_survives_a_crashing_and_a_hanging_job(tmp_path):
     """One job that kills KLayout and one that never returns cost only themselves: the rest still run."""
-    from pic_copilot.cookbook_runner import run_klayout_jobs
+    from pic_copilot.bridges.cookbook_runner import run_klayout_jobs
 
     def job(i, code):
         return {"action": "edit", "id": f"j{i}", "code": code, "fixture": "", "workdir": str(tmp_path / f"w{i}")}

@@ -13,7 +13,7 @@ import pytest
 from pic_copilot.agents import planner, run_request
 from pic_copilot.config import Settings
 from pic_copilot.llm import LLMClient
-from pic_copilot.pipeline_io import Request
+from pic_copilot.contracts import Request
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
 pytestmark = pytest.mark.skipif(shutil.which("klayout") is None, reason="the KLayout application is not installed")
@@ -162,7 +162,7 @@ def test_a_requested_rule_value_missing_from_the_deck_is_sent_back(gds):
 
 
 def test_a_deck_runs_on_the_open_layout_in_interactive_mode(gds, tmp_path):
-    from pic_copilot.klayout_batch import KlayoutBatchBridge
+    from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
 
     bridge = KlayoutBatchBridge(layout_file=gds, workdir=tmp_path / "work")
     try:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot import drc_deck
-from pic_copilot.execution import execute
+from pic_copilot.execution import drc_deck
+from pic_copilot.execution.routing import execute
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_klayout = pytest.mark.skipif(shutil.which("klayout") is None, reason="the KLayout application is not installed")
@@ -152,7 +152,7 @@ def test_a_deck_without_report_or_input_is_told_what_is_missing(tmp_path):
 
 @needs_klayout
 def test_a_deck_runs_on_the_open_layout_through_the_batch_bridge(tmp_path):
-    from pic_copilot.klayout_batch import KlayoutBatchBridge
+    from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
 
     layout = _layout(tmp_path / "open.gds")
     before = layout.read_bytes()
@@ -213,7 +213,7 @@ def test_deck_check_helpers_compare_markers_not_just_counts(tmp_path):
 
 @needs_klayout
 def test_the_cli_runs_a_deck_file_on_an_input_layout(tmp_path, capsys):
-    from pic_copilot import cli as main_cli
+    from pic_copilot.frontends import cli as main_cli
 
     gds = _layout(tmp_path / "chip.gds")
     good = tmp_path / "rules.lydrc"

@@ -36,7 +36,7 @@ class Engine:
                     PYTHONUNBUFFERED="1", **env)
         self.stderr_path = tmp / "engine-stderr.log"
         self.stderr = open(self.stderr_path, "w")
-        self.p = subprocess.Popen([sys.executable, "-m", "pic_copilot.engine"], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, "-m", "pic_copilot.frontends.engine"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=full)
         self.lines: list[str] = []
         ready = self.read()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import tempfile
 
-from pic_copilot.execution import execute
+from pic_copilot.execution.routing import execute
 
 GF_SCRIPT = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.straight(length=10)\n"
              "c.write_gds('wg.gds', with_metadata=False)\n")

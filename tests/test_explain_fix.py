@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot import cli
+from pic_copilot.frontends import cli
 from pic_copilot.agents import explain_fix
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
@@ -148,7 +148,7 @@ def test_fix_apply_to_a_lym_keeps_the_macro_settings(tmp_path, monkeypatch, caps
 def test_fix_message_interactive_probe_undo_and_fixed_run(monkeypatch):
     """The engine's `fix` message in interactive mode asks KLayout (here a recording bridge) to run the
     script, undoes a probe that changed the layout, and runs the fixed script there."""
-    from pic_copilot.engine import run_job
+    from pic_copilot.frontends.engine import run_job
 
     calls = []
 
@@ -184,7 +184,7 @@ def test_fix_message_interactive_probe_undo_and_fixed_run(monkeypatch):
 
 
 def test_fix_message_bad_mode_is_a_bad_request():
-    from pic_copilot.engine import run_job
+    from pic_copilot.frontends.engine import run_job
 
     ans = run_job({"type": "fix", "id": "f3", "code": "print(1)", "mode": "cloud"}, timeout_s=10)
     assert ans["type"] == "error" and ans["kind"] == "bad-request" and "cloud" in ans["message"]

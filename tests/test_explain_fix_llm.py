@@ -19,7 +19,7 @@ BROKEN = ("import json\n\nwidths = [0.45, 0.5, 0.6]\n"
 def cli(*args, cwd):
     env_clean = {k: v for k, v in __import__("os").environ.items()
                  if not k.startswith(("PIC_COPILOT_BASE_URL", "PIC_COPILOT_PROVIDER", "OPENAI_", "PIC_COPILOT_PIPELINE"))}
-    return subprocess.run([sys.executable, "-m", "pic_copilot.cli", *args], cwd=cwd, env=env_clean,
+    return subprocess.run([sys.executable, "-m", "pic_copilot.frontends.cli", *args], cwd=cwd, env=env_clean,
                           capture_output=True, text=True, timeout=900)
 
 

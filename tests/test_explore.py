@@ -171,7 +171,7 @@ def test_get_api_details_has_the_observed_section(explored, use_root):
 
 
 def test_api_check_flags_wrong_port_names_from_observations(explored, use_root):
-    from pic_copilot.agents import checks
+    from pic_copilot.checks import static as checks
     from pic_copilot.retrieval import symbol_index
 
     root, _ = explored
@@ -195,13 +195,13 @@ def test_pipeline_uses_observations_except_in_no_exploration(explored, use_root,
     from pic_copilot.agents import pipeline, run_request
     from pic_copilot.config import Settings
     from pic_copilot.llm import LLMClient
-    from pic_copilot.pipeline_io import Request
+    from pic_copilot.contracts import Request
     from pic_copilot.testing.scripted_llm import ScriptedLLM
 
     root, _ = explored
     use_root(root)
     monkeypatch.setenv("PIC_COPILOT_HISTORY", str(root / "history"))
-    from pic_copilot.pipeline_configs import config
+    from pic_copilot.contracts import config
 
     assert "no-exploration" in pipeline.CONFIGS and not config("no-exploration").observations
     bad = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component()\nref = c << gf.components.mmi1x2()\n"

@@ -15,8 +15,8 @@ import pytest
 
 from pic_copilot.agents import prompts
 from pic_copilot.agents.base import extract_code
-from pic_copilot.execution import execute, run_in_sandbox
-from pic_copilot.klayout_batch import KlayoutBatchBridge
+from pic_copilot.execution.routing import execute, run_in_sandbox
+from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -167,7 +167,7 @@ def deck_layout(path) -> str:
 
 
 def test_deck_examples_are_decks_with_named_rules():
-    from pic_copilot import drc_deck
+    from pic_copilot.execution import drc_deck
 
     assert len(DECKS) == 2
     for task, code in DECKS:
@@ -178,7 +178,7 @@ def test_deck_examples_are_decks_with_named_rules():
 
 @pytest.mark.parametrize("task, code", DECKS, ids=[f"deck{i}" for i in range(len(DECKS))])
 def test_deck_example_runs_in_klayouts_drc_engine_and_finds_each_violation_once(task, code, tmp_path):
-    from pic_copilot.drc_deck import run_deck_in_sandbox
+    from pic_copilot.execution.drc_deck import run_deck_in_sandbox
 
     gds = deck_layout(tmp_path / "in.gds")
     rep = run_deck_in_sandbox(code, inputs={"in.gds": Path(gds)}, timeout_s=120)

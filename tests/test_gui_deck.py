@@ -26,7 +26,7 @@ def gui_run(tmp_path_factory, xdisplay, test_output):
     deck.write_text(DECK)
     (tmp / "work").mkdir()
     answer = f"Here is the deck:\n```ruby\n{DECK}```\n"
-    # the panel starts <grain>/.venv/bin/python -m pic_copilot.engine without PYTHONPATH, which imports
+    # the panel starts <grain>/.venv/bin/python -m pic_copilot.frontends.engine without PYTHONPATH, which imports
     # the pic_copilot the venv has installed (/work/main's in a worktree): run this checkout's engine
     engine = tmp / "engine-python"
     engine.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT / 'lib'} exec {sys.executable} \"$@\"\n")

@@ -185,7 +185,7 @@ def test_unused_requested_numbers_are_bound_to_the_components_real_parameters():
 
 
 def test_the_time_line_says_where_a_requests_time_went():
-    from pic_copilot.pipeline_io import Outcome
+    from pic_copilot.contracts import Outcome
 
     out = Outcome(ok=True, script="", usage={"calls": 2, "llm_time_s": 12.5, "prompt_tokens": 1800,
                                              "completion_tokens": 300, "prompt_eval_tokens": 1500,

@@ -107,7 +107,7 @@ def listening_addresses(port: int) -> list[str]:
 
 
 def test_off_by_default_and_interactive_fails_clearly(host):
-    from pic_copilot.remote_client import RemoteBridge, RemoteUnavailable
+    from pic_copilot.bridges.remote_client import RemoteBridge, RemoteUnavailable
 
     assert not (host.home / "remote.json").exists()
     with pytest.raises(RemoteUnavailable, match="Allow external agents"):
@@ -115,7 +115,7 @@ def test_off_by_default_and_interactive_fails_clearly(host):
 
 
 def test_start_binds_loopback_only_and_writes_private_discovery_file(host):
-    from pic_copilot.remote_client import discover
+    from pic_copilot.bridges.remote_client import discover
 
     ack = host("start")
     assert ack["running"] and ack["token_set"] and ack["changes"][-1] is True
@@ -133,7 +133,7 @@ def test_start_binds_loopback_only_and_writes_private_discovery_file(host):
 
 
 def test_refused_without_or_with_wrong_token(host):
-    from pic_copilot.remote_client import discover
+    from pic_copilot.bridges.remote_client import discover
 
     info = discover()
     url = f"http://127.0.0.1:{info.port}/v1/run_code"
@@ -151,7 +151,7 @@ def test_refused_without_or_with_wrong_token(host):
 
 
 def test_works_with_token_and_is_undoable(host):
-    from pic_copilot.remote_client import RemoteBridge
+    from pic_copilot.bridges.remote_client import RemoteBridge
 
     with RemoteBridge(timeout_s=30) as b:
         st = b.status()
@@ -170,7 +170,7 @@ def test_works_with_token_and_is_undoable(host):
 
 
 def test_failing_script_that_changed_nothing_keeps_the_previous_run(host):
-    from pic_copilot.remote_client import RemoteBridge
+    from pic_copilot.bridges.remote_client import RemoteBridge
 
     with RemoteBridge(timeout_s=30) as b:
         before = host("count")["shapes_1_0"]
@@ -184,8 +184,8 @@ def test_failing_script_that_changed_nothing_keeps_the_previous_run(host):
 
 def test_interactive_execute_through_remote_bridge(host, tmp_path):
     """execution.execute in interactive mode: pya scripts run in KLayout; gdsfactory ones are inserted."""
-    from pic_copilot.execution import execute
-    from pic_copilot.remote_client import RemoteBridge
+    from pic_copilot.execution.routing import execute
+    from pic_copilot.bridges.remote_client import RemoteBridge
 
     with RemoteBridge(timeout_s=60) as b:
         rep = execute(ADD_BOX, "interactive", b)
@@ -200,7 +200,7 @@ def test_interactive_execute_through_remote_bridge(host, tmp_path):
 
 
 def test_no_open_layout_is_a_clear_error(host):
-    from pic_copilot.remote_client import RemoteBridge, RemoteError
+    from pic_copilot.bridges.remote_client import RemoteBridge, RemoteError
 
     host("nolayout")
     try:
@@ -263,7 +263,7 @@ def test_cli_run_ask_and_status_use_the_running_klayout(host, tmp_path):
 
 
 def test_refused_when_switched_off_and_new_token_on_restart(host):
-    from pic_copilot.remote_client import RemoteBridge, RemoteUnavailable, discover
+    from pic_copilot.bridges.remote_client import RemoteBridge, RemoteUnavailable, discover
 
     old = discover()
     ack = host("stop")
@@ -286,7 +286,7 @@ def test_refused_when_switched_off_and_new_token_on_restart(host):
 
 
 def test_stale_discovery_file_is_reported(tmp_path, monkeypatch):
-    from pic_copilot.remote_client import RemoteUnavailable, discover
+    from pic_copilot.bridges.remote_client import RemoteUnavailable, discover
 
     monkeypatch.setenv("PIC_COPILOT_HOME", str(tmp_path))
     (tmp_path / "remote.json").write_text(json.dumps({"host": "127.0.0.1", "port": 1, "token": "t", "pid": 2 ** 22 + 7}))

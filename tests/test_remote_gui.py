@@ -65,7 +65,7 @@ class GuiHost:
 
 
 def test_endpoint_on_the_gui_layout(tmp_path, xdisplay, monkeypatch):
-    from pic_copilot.remote_client import RemoteBridge, RemoteUnavailable
+    from pic_copilot.bridges.remote_client import RemoteBridge, RemoteUnavailable
 
     host = GuiHost(tmp_path, xdisplay, layer1="1")
     monkeypatch.setenv("PIC_COPILOT_HOME", str(host.home))
@@ -97,7 +97,7 @@ def test_endpoint_on_the_gui_layout(tmp_path, xdisplay, monkeypatch):
 
 
 def test_script_that_creates_a_layer_is_undoable_in_the_gui(tmp_path, xdisplay, monkeypatch):
-    from pic_copilot.remote_client import RemoteBridge
+    from pic_copilot.bridges.remote_client import RemoteBridge
 
     """A script that creates a new layer stays one undoable step (the view's layer list is updated inside it)."""
     host = GuiHost(tmp_path, xdisplay)

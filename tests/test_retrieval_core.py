@@ -151,7 +151,7 @@ def test_embedding_hash_mismatch(tiny_db):
     m["embedding_sha256"] = "0" * 64
     p.write_text(json.dumps(m))
     api.reset_cache()
-    with pytest.raises(RetrievalError, match="setup_assets embedding"):
+    with pytest.raises(RetrievalError, match="setup.assets embedding"):
         api.search_apis("x", db="toy")
 
 
@@ -162,7 +162,7 @@ def test_api_index_and_details_work_without_the_embedding_model(tiny_db, tmp_pat
     api.reset_cache()
     assert api.symbol_index().lookup("toy.route_single") is not None
     assert api.get_api_details("toy.route_single")["id"] == "toy.routing.route_single"
-    with pytest.raises(RetrievalError, match="is missing; install it with: python -m pic_copilot.setup_assets embedding"):
+    with pytest.raises(RetrievalError, match="is missing; install it with: python -m pic_copilot.setup.assets embedding"):
         api.search_apis("connect two ports", db="toy")
 
 

@@ -21,7 +21,7 @@ def _run_engine(tmp: Path, env: dict, messages: list[dict], until_ids: set[str],
         full.pop(v, None)
     err_path = tmp / "engine-stderr.log"
     with open(err_path, "w") as err:
-        p = subprocess.Popen([sys.executable, "-m", "pic_copilot.engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        p = subprocess.Popen([sys.executable, "-m", "pic_copilot.frontends.engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=err, text=True, env=full)
         out_lines = [p.stdout.readline()]
         for m in messages:
@@ -110,7 +110,7 @@ def test_cli_never_prints_a_key_an_endpoint_echoes_in_an_error_body(tmp_path):
         with ScriptedLLM([{"status": status, "echo_auth": True}]) as llm:
             env["PIC_COPILOT_BASE_URL"] = llm.base_url
             for extra in ([], ["--json"]):
-                p = subprocess.run([sys.executable, "-m", "pic_copilot.cli", "ask", "draw a ring", "--mode",
+                p = subprocess.run([sys.executable, "-m", "pic_copilot.frontends.cli", "ask", "draw a ring", "--mode",
                                     "sandbox", "--config", "zero-shot", *extra], env=env, capture_output=True,
                                    text=True, timeout=120)
                 both = p.stdout + p.stderr

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from pic_copilot import setup_runtime as sr
+from pic_copilot.setup import runtime as sr
 
 
 def _install_fake(data, text="#!/bin/sh\necho 'version: 0.5.0-test'\n"):

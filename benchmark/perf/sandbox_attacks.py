@@ -130,7 +130,7 @@ elif name in ("trickle-stream", "trickle-plain", "silent", "big", "echo"):
         out["requests"] = len(srv.requests)
 elif name == "binary":
     blob = tmp / "blob.gds"; blob.write_bytes(b"\x00\x06\x00\x02\xff\xfe")
-    p = subprocess.run([sys.executable, "-m", "pic_copilot.cli", "run", str(blob)], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "pic_copilot.frontends.cli", "run", str(blob)], capture_output=True, text=True)
     out.update(exit=p.returncode, traceback="Traceback" in p.stderr, err=p.stderr.strip().splitlines()[-1][:120])
 print(json.dumps(out))
 import shutil

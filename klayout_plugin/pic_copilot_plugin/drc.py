@@ -1,6 +1,6 @@
 """Run KLayout DRC decks (the Ruby DSL of KLayout's DRC engine) inside KLayout, on the open layout.
 
-stdlib + pya only. The engine's ``pic_copilot.drc_deck`` decides that a script is a deck and asks
+stdlib + pya only. The engine's ``pic_copilot.execution.drc_deck`` decides that a script is a deck and asks
 the bridge for ``run_deck``; this module does it:
 
 - the active cell (with its sub-cells) is written to ``_drc_input.gds`` in the work folder and the
@@ -26,7 +26,7 @@ import pya
 
 INPUT_COPY = "_drc_input.gds"
 
-# --- the same recognition as pic_copilot.drc_deck.is_deck (tests/test_drc_deck.py checks they agree)
+# --- the same recognition as pic_copilot.execution.drc_deck.is_deck (tests/test_drc_deck.py checks they agree)
 _XML_MACRO = re.compile(r"^\s*(?:<\?xml[^>]*\?>\s*)?<klayout-macro>", re.S)
 _PYTHON_LINE = re.compile(r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)|\bpya\.\w|^\s*def\s+\w+\(.*\)\s*:", re.M)
 _DECK_MARKERS = (

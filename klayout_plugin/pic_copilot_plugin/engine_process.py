@@ -47,7 +47,7 @@ def log_dir() -> Path:
 
 
 class EngineProcess:
-    """Starts ``python -m pic_copilot.engine`` and exchanges protocol messages with it.
+    """Starts ``python -m pic_copilot.frontends.engine`` and exchanges protocol messages with it.
 
     Args:
         on_message: called with each decoded message dict (on the main thread).
@@ -88,7 +88,7 @@ class EngineProcess:
         p.setStandardErrorFile(self.stderr_log, pya.QIODevice.Append)
         p.readyReadStandardOutput = self._on_ready_read
         p.finished = self._on_finished
-        p.start(py, ["-m", "pic_copilot.engine"])
+        p.start(py, ["-m", "pic_copilot.frontends.engine"])
         self.proc = p
         if not p.waitForStarted(10000):
             self.proc = None

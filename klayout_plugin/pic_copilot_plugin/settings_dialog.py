@@ -352,7 +352,7 @@ class SettingsDialog:
         self.progress.value = 0
         self.build_label.text = "Starting the database build…"
         self.rebuild_btn.enabled = False
-        p.start(engine_python(), ["-m", "pic_copilot.cli", "build-db", *(names or []), *(extra_args or [])])
+        p.start(engine_python(), ["-m", "pic_copilot.frontends.cli", "build-db", *(names or []), *(extra_args or [])])
         self.build_proc = p
 
     def _build_output(self) -> None:

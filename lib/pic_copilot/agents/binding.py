@@ -14,7 +14,7 @@ import ast
 
 from . import prompts, retrieve
 from .base import Agent
-from .checks import _aliases, _dotted
+from ..checks.static import _aliases, _dotted
 from .evaluator import requested_values
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)

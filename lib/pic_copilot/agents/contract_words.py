@@ -4,7 +4,7 @@ What a request says outright about its result is cheap, certain evidence that a 
 misses: the files it names and their formats, a CSV's header ("with the header name,x,y",
 "columns wavelength_um, T_bar, T_cross"), a JSON object's keys (``{"violations": N}``), cell
 names ("top cell named WG25"). After a run the contract is checked against what the script
-produced (:meth:`pic_copilot.contract.OutputContract.check`, the type the cookbook's recipes use too); a
+produced (:meth:`pic_copilot.checks.output_contract.OutputContract.check`, the type the cookbook's recipes use too); a
 script that breaks it is never accepted. So is one that writes
 a table of literal numbers where the request asks for values computed by the script
 (:func:`literal_outputs`).
@@ -17,7 +17,7 @@ import ast
 import re
 from pathlib import PurePath
 
-from ..contract import OutputContract
+from ..checks.output_contract import OutputContract
 from .evaluator import requested_cell_names
 from .planner import requested_files
 

@@ -4,7 +4,7 @@ Same agents as every generator (query generator over its databases -> retrieval 
 with memory); what differs is the programmer's system prompt (prompts/programmer_deck.md, the
 section ``[drc_deck]`` of domains.toml with its own per-mode rules), its revision prompt and the
 code fence (```ruby). The deck's execution feedback comes from KLayout's own DRC engine
-(:mod:`pic_copilot.drc_deck`, chosen by :func:`pic_copilot.execution.execute`).
+(:mod:`pic_copilot.execution.drc_deck`, chosen by :func:`pic_copilot.execution.routing.execute`).
 
 Hooks into the rest of the pipeline (all small, listed in docs/DRC_DECKS.md):
 :func:`make_generator` picks this class for the domain, :func:`system_prompt` serves the
@@ -12,7 +12,7 @@ single-shot baselines, and :func:`wants_deck` routes a request that asks for a d
 """
 from __future__ import annotations
 
-from .. import drc_deck
+from ..execution import drc_deck
 from . import prompts
 from .generators import ScriptGenerator
 

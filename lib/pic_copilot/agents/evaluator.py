@@ -9,7 +9,7 @@ from pathlib import PurePath
 
 from . import prompts
 from .base import Agent
-from .checks import IMPORTS
+from ..checks.static import IMPORTS
 
 TARGETS = ["programmer", "query_generator", "planner"]
 SCHEMA = {
@@ -225,7 +225,7 @@ def requested_values(prompt: str) -> list[tuple[str, float]]:
 def _constants(script: str) -> list | None:
     """The literal values of a script (numbers, strings, ...), or None when it does not parse
     (syntax errors are the static check's job)."""
-    from .. import drc_deck
+    from ..execution import drc_deck
 
     if drc_deck.is_deck(script):   # a KLayout DRC deck: its numbers and strings, read without Python's parser
         return drc_deck.literals(script)
@@ -320,7 +320,7 @@ def unused_parameters(prompt: str, script: str) -> dict | None:
     """Revise when the script sets parameters it never uses (``PAD_SIZE = (100, 100)`` and nothing
     draws the pad): a small model writes the parameter block of an example and then forgets part of
     the job, and the run still succeeds. Only module-level names assigned a literal count."""
-    from .. import drc_deck
+    from ..execution import drc_deck
 
     if drc_deck.is_deck(script):
         return None
@@ -371,7 +371,7 @@ def missing_names(prompt: str, script: str) -> dict | None:
     A small model copies an example that names the cell after the device (straight_L25_...)
     and its evaluator accepts that; the name in the request is cheap evidence against it.
     """
-    from .. import drc_deck
+    from ..execution import drc_deck
 
     if drc_deck.is_deck(script):   # a KLayout DRC deck: the designer's rule names are its report categories
         missing = drc_deck.missing_rule_names(prompt, script)
@@ -405,7 +405,7 @@ def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_chec
     """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept,
     and so does an objection about files that the evidence refutes (see :func:`contradicted_by_run`)."""
     checks = "\n".join(f"- {c.name}: {c.prompt}" for c in review_checks) or "(none)"
-    from .. import drc_deck
+    from ..execution import drc_deck
 
     lang = "ruby" if drc_deck.is_deck(script) else "python"   # a KLayout DRC deck is no Python script
     user = prompts.render("evaluator_user", prompt=prompt, script=script.rstrip()[:3000], execution=execution_text(rep),

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..execution import Bridge, changed_layout, execute
-from ..pipeline_io import PipelineIO, Request
+from ..bridges import Bridge
+from ..contracts import PipelineIO, Request
+from ..execution.routing import changed_layout, execute
 from . import prompts
 from .base import Agent
 from .evaluator import execution_summary
@@ -60,7 +61,7 @@ class FixOutcome:
         diff: unified diff from the original to the proposed script ("" when they are equal).
         probe: summary of the original's run (see evaluator.execution_summary).
         problems: what was given to the programmer as feedback.
-        rounds, execution, usage, record, message: as in pipeline_io.Outcome.
+        rounds, execution, usage, record, message: as in contracts.Outcome.
     """
 
     ok: bool

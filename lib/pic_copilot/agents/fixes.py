@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .checks import IMPORTS, needs_pdk_activation
+from ..checks.static import IMPORTS, needs_pdk_activation
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it

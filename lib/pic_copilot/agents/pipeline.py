@@ -3,7 +3,7 @@ scripts per round, each checked, fixed where certain and run -> the best by evid
 or revised with what its evidence says.
 
 Entry point: :func:`run_request`. What a configuration (``Request.config``) does is one row of
-flags in :mod:`pic_copilot.pipeline_configs`; this module reads the flags, never names.
+flags in :mod:`pic_copilot.contracts`; this module reads the flags, never names.
 """
 from __future__ import annotations
 
@@ -12,15 +12,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .. import drc_deck
+from ..checks import static as checks_mod
+from ..checks.output_contract import OutputContract
 from ..config import Settings, load_settings
-from ..contract import OutputContract
-from ..execution import changed_layout, execute, needs_engine_python
+from ..contracts import PIPELINE_CONFIGS, Outcome, PipelineConfig, PipelineIO, Request, config
+from ..execution import drc_deck
+from ..execution.routing import changed_layout, execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
-from ..pipeline_configs import PIPELINE_CONFIGS, PipelineConfig, config
-from ..pipeline_io import Outcome, PipelineIO, Request
-from . import checks as checks_mod
 from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from . import deck_generator

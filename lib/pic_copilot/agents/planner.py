@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 
-from .. import drc_deck
+from ..execution import drc_deck
 from . import prompts
 from .base import Agent
 

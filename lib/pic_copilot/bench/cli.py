@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..pipeline_configs import BENCH_CONFIGS
+from ..contracts import BENCH_CONFIGS
 
 CONFIGS = BENCH_CONFIGS
 

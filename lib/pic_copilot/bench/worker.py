@@ -5,7 +5,7 @@ needs the engine's Python runs here, in a child process of the KLayout driver:
 
 - ``sandbox_trial``: setup.py, the candidate, check.py in one work directory, all in the sandbox (a
   DRC-deck task's candidate is a deck: written as deck.lydrc and run by KLayout's DRC engine on in.gds);
-- ``execute``: an interactive candidate through :func:`pic_copilot.execution.execute`, exactly as
+- ``execute``: an interactive candidate through :func:`pic_copilot.execution.routing.execute`, exactly as
   the GUI does it (pya-only scripts come back to KLayout, gdsfactory scripts run in the sandbox and
   their GDS files are inserted by KLayout);
 - ``generate``: the agent pipeline (:func:`pic_copilot.agents.run_request`) for one trial;
@@ -133,7 +133,7 @@ def op_sandbox_trial(msg, stdin):
     t0 = time.monotonic()
     deck = bool(msg.get("deck"))
     if deck:   # a DRC-deck task: the candidate is a deck, written as deck.lydrc and run by KLayout's DRC engine
-        from pic_copilot.drc_deck import run_deck_in_sandbox
+        from pic_copilot.execution.drc_deck import run_deck_in_sandbox
 
         layouts = sorted(p.name for p in work.iterdir() if p.suffix.lower() in (".gds", ".oas"))
         cand = _slim(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
@@ -170,7 +170,7 @@ def _contract_problems(prompt: str | None, script: str, rep: dict, inputs=()) ->
 
 def op_execute(msg, stdin):
     """Run an interactive candidate the way the GUI does (execution.execute with the driver as bridge)."""
-    from pic_copilot.execution import execute
+    from pic_copilot.execution.routing import execute
 
     bridge = PipeBridge(msg["id"], stdin)
     try:
@@ -190,7 +190,7 @@ def op_generate(msg, stdin):
     from pic_copilot.agents import run_request
     from pic_copilot.config import AgentModel, load_settings
     from pic_copilot.llm import LLMError, make_client
-    from pic_copilot.pipeline_io import NullIO, Request
+    from pic_copilot.contracts import NullIO, Request
 
     task = msg["task"]
     opts = msg.get("settings") or {}

@@ -6,7 +6,7 @@
     pic-copilot explore --status                 # what is explored, for which versions
     pic-copilot explore --show gf.components.mmi1x2
 
-Reached as ``pic-copilot explore ...`` (registered by lib/pic_copilot/cli.py).
+Reached as ``pic-copilot explore ...`` (registered by lib/pic_copilot/frontends/cli.py).
 Exit codes: 0 done (or nothing to do); 2 set-up problem; 130 interrupted (progress is kept: rerun to resume).
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ left its state file), and stopped only when asked. Its state lives in
 ``<data home>/llm-server.json``: pid, port, model path, runtime, slots.
 
 Runtime: the ``llama-server`` binary that ``scripts/setup.sh`` builds from the llama.cpp source in
-the pinned llama-cpp-python sdist (:mod:`pic_copilot.setup_runtime`, verified by its stamp, no
+the pinned llama-cpp-python sdist (:mod:`pic_copilot.setup.runtime`, verified by its stamp, no
 network). It runs :data:`N_SLOTS` parallel slots with continuous batching: concurrent clients (panel,
 command line, MCP, several candidates of one prompt) run side by side or queue for a slot, and none
 cuts another off; each slot keeps its own prompt cache, and idle slots' prompts are kept in RAM
@@ -31,7 +31,7 @@ from pathlib import Path
 import httpx
 
 from ..config import data_home, llm_port
-from ..setup_assets import llm_model_path
+from ..setup.assets import llm_model_path
 
 DEFAULT_PORT = 18765
 N_CTX = 8192          # context of one request (one slot)
@@ -73,7 +73,7 @@ def runtime_python() -> Path:
 def installed_runtime() -> tuple[str, Path] | None:
     """The runtime to start: ("llama-server", binary) when set-up built and verified one, else
     ("llama-cpp-python", python) on a machine set up before the switch, else None."""
-    from ..setup_runtime import verified_binary
+    from ..setup.runtime import verified_binary
 
     binary = verified_binary(data_home())
     if binary is not None:
@@ -273,7 +273,7 @@ def _start_locked(timeout_s: float, port: int | None) -> ServerInfo:
                                    f"for {timeout_s:.0f} s; see {data_home() / 'llm-server.log'}")
     model = llm_model_path(data_home())
     if runtime is None:
-        from ..setup_runtime import runtime_problem
+        from ..setup.runtime import runtime_problem
 
         raise LocalServerError(f"the embedded LLM runtime is not installed ({runtime_problem(data_home())}); "
                                "run scripts/setup.sh")

@@ -1,6 +1,6 @@
 """CLI subcommands: search, api, build-db, eval-retrieval.
 
-The lead's ``pic_copilot/cli.py`` calls :func:`register` on its argparse subparsers; each
+The lead's ``pic_copilot/frontends/cli.py`` calls :func:`register` on its argparse subparsers; each
 handler returns an exit code (0 ok, 2 for a RetrievalError, whose message is printed).
 """
 from __future__ import annotations

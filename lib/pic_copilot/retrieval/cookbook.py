@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..contract import ContractError, OutputContract
+from ..checks.output_contract import ContractError, OutputContract
 from .errors import RetrievalError
 from .paths import REPO_ROOT, databases_dir
 

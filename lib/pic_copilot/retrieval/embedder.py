@@ -1,7 +1,7 @@
 """Sentence embeddings with onnxruntime + a ``tokenizers`` tokenizer (no torch, no hub).
 
 Models live in ``models/<name>/{model.onnx,tokenizer.json}`` (installed and sha256-checked by
-``python -m pic_copilot.setup_assets embedding --models models``). Output vectors are
+``python -m pic_copilot.setup.assets embedding --models models``). Output vectors are
 mean-pooled over the attention mask and L2-normalised, float32.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ MODELS: dict[str, ModelSpec] = {
 #: the model used for new builds (chosen by the retrieval evaluation, see databases/README.md)
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
 
-FIX_MODEL = "python -m pic_copilot.setup_assets embedding --models models"
+FIX_MODEL = "python -m pic_copilot.setup.assets embedding --models models"
 
 _HASH_CACHE: dict[tuple[str, int, int], str] = {}
 

@@ -18,7 +18,7 @@ a ``.lydrc`` file must be the XML macro format (:func:`to_lydrc`), a ``.drc`` fi
   open layout's active cell and opens the report in the marker browser
   (klayout_plugin/pic_copilot_plugin/drc.py).
 
-The execution report has the shape of :func:`pic_copilot.execution.execute`'s, plus ``deck``:
+The execution report has the shape of :func:`pic_copilot.execution.routing.execute`'s, plus ``deck``:
 ``{"file", "input", "report", "categories": {name: items}, "items"}``. A deck error comes back as
 exception ``DRCError`` whose message names the deck line and KLayout's own error text.
 stdlib only: the plugin side keeps a copy of :func:`is_deck` (a test checks they agree).
@@ -261,7 +261,7 @@ def error_message(err: dict) -> str:
 # ---------------------------------------------------------------------------------- reports
 def summarize_report(path) -> dict:
     """Categories and item counts of a report database (same shape as sandbox.summary's)."""
-    from .sandbox.summary import summarize_rdb
+    from ..sandbox.summary import summarize_rdb
 
     return summarize_rdb(str(path))
 
@@ -342,7 +342,7 @@ def run_deck_in_sandbox(deck: str, *, inputs: dict | None = None, workdir: str |
         categories, items) and, when the deck failed in KLayout, exception ``DRCError`` whose
         message names the line and whose traceback is KLayout's error output.
     """
-    from .sandbox import default_sandbox
+    from ..sandbox import default_sandbox
 
     try:
         text = deck_text(deck)

@@ -35,7 +35,7 @@ def job_file_copy(workdir: str | Path, rel: str, dst: str | Path, max_bytes: int
         dst: where to write the copy.
         max_bytes: size limit.
     """
-    from .sandbox.runner import read_job_file
+    from ..sandbox.runner import read_job_file
 
     base = Path(workdir).resolve()
     src = Path(workdir) / rel
@@ -79,7 +79,7 @@ def layout_previews(workdir: str | Path, files: list[dict], out_dir: str | Path 
         ``png`` (absolute, or None if rendering failed), ``compat`` (absolute GDS KLayout 0.28.5
         reads, or None), ``error`` (text or None).
     """
-    from .sandbox.gds_compat import strip_metadata
+    from ..sandbox.gds_compat import strip_metadata
 
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="pic-copilot-preview-"))
     out.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,7 @@
 One type serves two callers: a cookbook recipe's ``[expect]`` table (databases/cookbook/,
 COOKBOOK_SPEC) and the contract extracted from a designer's request (files, CSV headers, JSON
 keys, cell names, layers ...). ``check(report)`` compares it with an execution report as returned
-by :func:`pic_copilot.execution.execute`, the sandbox (``RunResult.to_dict()``) or the cookbook
+by :func:`pic_copilot.execution.routing.execute`, the sandbox (``RunResult.to_dict()``) or the cookbook
 runner, and returns human-readable violations (empty: the contract holds).
 
 What a report must carry for each field:

@@ -2,8 +2,8 @@
 
 Run by ``scripts/setup.sh`` (stage llm-runtime); safe to run again (a verified binary is kept):
 
-    python -m pic_copilot.setup_runtime build --data ~/.local/share/pic-copilot
-    python -m pic_copilot.setup_runtime check --data ~/.local/share/pic-copilot [--smoke]
+    python -m pic_copilot.setup.runtime build --data ~/.local/share/pic-copilot
+    python -m pic_copilot.setup.runtime check --data ~/.local/share/pic-copilot [--smoke]
 
 The source is the llama.cpp tree vendored in the llama-cpp-python sdist (:data:`SDIST`), fetched with
 ``pip download`` and checked against :data:`SDIST_SHA256` before anything is built. CMake builds only
@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .setup_assets import sha256_of
+from .assets import sha256_of
 
 SDIST = "llama-cpp-python==0.3.36"
 SDIST_FILE = "llama_cpp_python-0.3.36.tar.gz"
@@ -56,7 +56,7 @@ def stamp_path(data: Path) -> Path:
 
 
 def recipe_dir() -> Path:
-    from .config import project_root
+    from ..config import project_root
 
     return project_root() / "scripts" / "llama-server"
 
@@ -264,7 +264,7 @@ def smoke_test(binary: Path, model: Path, timeout_s: float = 180.0) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup_runtime", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup.runtime", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     p_b = sub.add_parser("build", help="fetch, verify and build llama-server unless a verified one is installed")
     p_c = sub.add_parser("check", help="exit 0 if the installed llama-server is verified (and, with --model, answers)")
@@ -288,11 +288,11 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             binary = binary_path(args.data)
         if args.smoke:
-            from .setup_assets import llm_model_path
+            from .assets import llm_model_path
 
             model = llm_model_path(args.data)
             if not model.exists():
-                raise RuntimeBuildError(f"{model} missing: install the model first (setup_assets llm)")
+                raise RuntimeBuildError(f"{model} missing: install the model first (setup.assets llm)")
             s = smoke_test(binary, model)
             print(f"answers ({s:.1f} s)", end=" ")
         print((read_stamp(args.data) or {}).get("version", ""), end=" ")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from .config import data_home
+from ..config import data_home
 
 DISCOVERY_NAME = "remote.json"
 ALLOWED_HOSTS = ("127.0.0.1",)

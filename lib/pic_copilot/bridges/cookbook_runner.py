@@ -1,8 +1,8 @@
 """Run cookbook recipes where they belong and check each against its ``[expect]`` contract.
 
-    python -m pic_copilot.cookbook_runner                        # every recipe
-    python -m pic_copilot.cookbook_runner databases/cookbook/layout/mmi_1x2.py cookbook.edit.grow_layer
-    python -m pic_copilot.cookbook_runner --family layout --kind new -v
+    python -m pic_copilot.bridges.cookbook_runner                        # every recipe
+    python -m pic_copilot.bridges.cookbook_runner databases/cookbook/layout/mmi_1x2.py cookbook.edit.grow_layer
+    python -m pic_copilot.bridges.cookbook_runner --family layout --kind new -v
 
 Where each kind runs (tests/test_cookbook.py runs them all the same way):
   - ``sandbox`` and ``new``: the real sandbox (warm workers, ``lanes`` of them in parallel), with the
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, parse_recipe, write_fixture_gds
+from ..retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, parse_recipe, write_fixture_gds
 
 KLAYOUT_RUNNER = Path(__file__).with_name("cookbook_runner_klayout.py")
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_TIMEOUT_S = 120.0
 STARTUP_TIMEOUT_S = 120.0
 LAYOUT_SUFFIXES = (".gds", ".oas", ".gds.gz", ".oas.gz")
@@ -128,7 +128,7 @@ class _Fixtures:
 
 def _sandbox_lane(jobs: "queue.Queue[Recipe]", results: dict, fixtures: _Fixtures, work: Path, timeout_s: float,
                   progress: Callable[[RecipeRun], None]) -> None:
-    from .sandbox import Sandbox
+    from ..sandbox import Sandbox
 
     sb = None
     try:
@@ -243,13 +243,13 @@ def _watch(cmd: list[str], env: dict, progress_file: Path, job_timeout_s: float,
 
 
 def _summarize_outputs(workdir: Path, skip: Iterable[str] = ()) -> list[dict]:
-    from .sandbox.summary import summarize_dir
+    from ..sandbox.summary import summarize_dir
 
     return [f for f in summarize_dir(str(workdir)) if f.get("path") not in set(skip)]
 
 
 def _run_edits(recipes: list[Recipe], work: Path, progress: Callable[[RecipeRun], None]) -> dict[str, RecipeRun]:
-    from .retrieval.cookbook import fixture_path
+    from ..retrieval.cookbook import fixture_path
 
     jobs = []
     for r in recipes:
@@ -430,7 +430,7 @@ def _select(args) -> list[Recipe]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pic_copilot.cookbook_runner", description="Run cookbook recipes and check their [expect] contracts.")
+    ap = argparse.ArgumentParser(prog="python -m pic_copilot.bridges.cookbook_runner", description="Run cookbook recipes and check their [expect] contracts.")
     ap.add_argument("recipes", nargs="*", help="recipe files or ids (default: all)")
     ap.add_argument("--family", action="append", help="only this family (repeatable)")
     ap.add_argument("--kind", action="append", help="only this kind (repeatable)")
@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="explain passing recipes too")
     ap.add_argument("--json", type=Path, default=None, help="write every report here")
     args = ap.parse_args(argv)
-    from .retrieval.errors import RetrievalError
+    from ..retrieval.errors import RetrievalError
 
     try:
         recipes = _select(args)

@@ -1,4 +1,4 @@
-"""``pic-copilot ask`` and ``pic-copilot run`` (wired into pic_copilot.cli by ``register(subparsers)``)."""
+"""``pic-copilot ask`` and ``pic-copilot run`` (wired into pic_copilot.frontends.cli by ``register(subparsers)``)."""
 from __future__ import annotations
 
 import json
@@ -43,7 +43,7 @@ class ConsoleIO:
 
 
 def _exec_summary_lines(rep: dict | None) -> list[str]:
-    from .evaluator import execution_summary
+    from ..agents.evaluator import execution_summary
 
     s = execution_summary(rep)
     if not s.get("ran"):
@@ -68,10 +68,10 @@ def interactive_bridge(args):
 
     Raises RuntimeError (KLayout not installed) or remote_client.RemoteError (it went away).
     """
-    from ..klayout_batch import KlayoutBatchBridge
+    from ..bridges.klayout_batch import KlayoutBatchBridge
 
     if not (args.layout or args.batch):
-        from ..remote_client import RemoteBridge, RemoteError
+        from ..bridges.remote_client import RemoteBridge, RemoteError
 
         try:
             remote = RemoteBridge()
@@ -88,12 +88,12 @@ def interactive_bridge(args):
 def cmd_ask(args) -> int:
     from ..config import load_settings
     from ..llm import LLMError
-    from ..pipeline_io import Request
-    from . import run_request
+    from ..contracts import Request
+    from ..agents import run_request
 
     settings = load_settings()
     mode = args.mode or settings.mode
-    from ..remote_client import RemoteError
+    from ..bridges.remote_client import RemoteError
 
     bridge = None
     if mode == "interactive":
@@ -125,11 +125,11 @@ def cmd_ask(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.out:
-        from ..drc_deck import file_text
+        from ..execution.drc_deck import file_text
 
         Path(args.out).write_text(file_text(out.script, args.out))   # a deck saved as .lydrc is the XML macro
     if args.json:
-        from .evaluator import execution_summary
+        from ..agents.evaluator import execution_summary
 
         print(json.dumps({"ok": out.ok, "rounds": out.rounds, "message": out.message, "script": out.script,
                           "execution": execution_summary(out.execution), "usage": out.usage,
@@ -161,7 +161,7 @@ def _inputs(args) -> tuple[dict | None, str | None]:
 
 
 def cmd_run(args) -> int:
-    from ..execution import execute
+    from ..execution.routing import execute
 
     path = Path(args.file)
     try:
@@ -177,7 +177,7 @@ def cmd_run(args) -> int:
         print(f"error: {path} is not a Python script (not UTF-8 text: {e.reason} at byte {e.start}); "
               "pass the .py file to run", file=sys.stderr)
         return 2
-    from ..remote_client import RemoteError
+    from ..bridges.remote_client import RemoteError
 
     bridge = None
     try:
@@ -195,7 +195,7 @@ def cmd_run(args) -> int:
         if bridge is not None:
             bridge.close()
     if args.json:
-        from .evaluator import execution_summary
+        from ..agents.evaluator import execution_summary
 
         print(json.dumps(execution_summary(rep), indent=1, default=str))
     else:
@@ -209,7 +209,7 @@ def cmd_run(args) -> int:
 
 def register(subparsers) -> None:
     """Add the ``ask`` and ``run`` subcommands."""
-    from .pipeline import CONFIGS
+    from ..agents.pipeline import CONFIGS
 
     a = subparsers.add_parser("ask", help="turn a design request into a checked script")
     a.add_argument("request", help="the request in plain language")

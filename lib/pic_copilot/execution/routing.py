@@ -6,7 +6,7 @@
   engine's Python). In interactive mode every GDS/OAS they write is then rewritten without
   gdsfactory metadata and inserted into the open layout by the bridge.
 - KLayout DRC decks (Ruby DSL, not Python) run with KLayout's own DRC engine: in the sandbox on
-  the run's input layout, or through the bridge on the open layout (see :mod:`pic_copilot.drc_deck`).
+  the run's input layout, or through the bridge on the open layout (see :mod:`pic_copilot.execution.drc_deck`).
 
 See docs/EXECUTION_CONTEXT.md.
 """
@@ -15,28 +15,13 @@ from __future__ import annotations
 import ast
 import tempfile
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable
 
+from ..bridges import Bridge
 from . import drc_deck
 from .render import is_layout_file
 
 ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
-
-
-class Bridge(Protocol):
-    """How the engine reaches KLayout (the plugin over JSON lines, or a klayout -b process)."""
-
-    def run_code(self, code: str) -> dict: ...
-
-    def insert_files(self, paths: list[str]) -> dict: ...
-
-    def undo(self) -> dict:
-        """Undo the last change this bridge made to the open layout (one transaction); {"ok": bool}."""
-        ...
-
-    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
-        """Run a DRC deck on the open layout's active cell and show its report (see drc_deck)."""
-        ...
 
 
 def imported_modules(code: str) -> set[str]:
@@ -62,7 +47,7 @@ def needs_engine_python(code: str) -> bool:
 def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None, inputs: dict | None = None) -> dict:
     """Run a script in the sandbox and return the result as a dict (see pic_copilot.sandbox.RunResult).
     ``inputs``: Request.inputs (see :func:`input_files`)."""
-    from .sandbox import default_sandbox
+    from ..sandbox import default_sandbox
 
     res = default_sandbox().run(code, timeout_s=timeout_s, workdir=workdir, inputs=input_files(inputs))
     d = res.to_dict()
@@ -75,7 +60,7 @@ def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[s
 
     Returns the new paths.
     """
-    from .sandbox.gds_compat import strip_metadata
+    from ..sandbox.gds_compat import strip_metadata
 
     from .render import job_file_copy
 
@@ -98,7 +83,7 @@ def workdir_files(workdir: str) -> list[dict]:
 
     Tables, JSON and report databases are read with the standard library; layout files are not
     parsed in the engine (their effect on the open layout is in the bridge's report)."""
-    from .sandbox.summary import summarize_dir
+    from ..sandbox.summary import summarize_dir
 
     try:
         return summarize_dir(workdir, max_files=50, parse_layouts=False)

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .config import project_root
+from ..config import project_root
 
 RUNNER = Path(__file__).with_name("klayout_batch_runner.py")
 

@@ -9,7 +9,7 @@ Tools:
     fix_script(code, name?, complaint?, mode?, config?, max_rounds?)   run it, fix what fails, return the diff
 
 ``mode="interactive"`` reaches a running KLayout through the endpoint the designer switches on in
-the pic-copilot panel (see remote_client.py and docs/MCP.md). Problems a caller can fix (empty
+the pic-copilot panel (see bridges/remote_client.py and docs/MCP.md). Problems a caller can fix (empty
 query, unknown database or API, bad mode, KLayout not reachable, LLM endpoint down) come back
 as tool errors (``isError: true``) with a message that says what to do.
 
@@ -33,12 +33,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from .pipeline_configs import PIPELINE_CONFIGS
+from ..contracts import PIPELINE_CONFIGS
 
-from . import __version__
+from .. import __version__
 
 log = logging.getLogger("pic_copilot.mcp")
-#: every pipeline configuration, from the one table (pic_copilot.pipeline_configs)
+#: every pipeline configuration, from the one table (pic_copilot.contracts)
 ConfigName = Literal[PIPELINE_CONFIGS]  # type: ignore[valid-type]
 
 CONTENT_CHARS = 4000
@@ -76,7 +76,7 @@ def _clip(text: str | None, n: int) -> str:
 
 def _report(rep: dict | None) -> dict:
     """An execution report for a caller: the evaluator's summary plus the traceback tail."""
-    from .agents.evaluator import execution_summary
+    from ..agents.evaluator import execution_summary
 
     out = execution_summary(rep)
     exc = (rep or {}).get("exception") or {}
@@ -91,7 +91,7 @@ def _report(rep: dict | None) -> dict:
 
 
 def _remote_bridge():
-    from .remote_client import RemoteBridge, RemoteError
+    from ..bridges.remote_client import RemoteBridge, RemoteError
 
     try:
         return RemoteBridge()
@@ -113,8 +113,8 @@ def search_apis(
     signature and docstring, matching the installed versions. Returns the top-k entries: id (the API
     name to pass to get_api_details), db, kind, score, summary and the documentation text.
     """
-    from .retrieval import RetrievalError
-    from .retrieval import search_apis as _search
+    from ..retrieval import RetrievalError
+    from ..retrieval import search_apis as _search
 
     try:
         res = _search(query, db=db, k=k)
@@ -141,8 +141,8 @@ def get_api_details(
     Aliases and the usual prefixes (gf., kdb., pya.) are understood. An unknown name is an error
     that lists the closest known names.
     """
-    from .retrieval import RetrievalError
-    from .retrieval import get_api_details as _details
+    from ..retrieval import RetrievalError
+    from ..retrieval import get_api_details as _details
 
     try:
         d = _details(name)
@@ -170,7 +170,7 @@ def run_code(
     that fails is reported with ok=false (not as a tool error); a failed script leaves the open
     layout exactly as it was.
     """
-    from .execution import execute
+    from ..execution.routing import execute
 
     if not isinstance(code, str) or not code.strip():
         raise ToolError("empty code: pass the whole script to run")
@@ -180,7 +180,7 @@ def run_code(
     try:
         rep = execute(code, mode, bridge, timeout_s=timeout_s)
     except Exception as e:
-        from .remote_client import RemoteError
+        from ..bridges.remote_client import RemoteError
 
         if isinstance(e, RemoteError):
             raise ToolError(f"KLayout: {e}") from None
@@ -234,12 +234,12 @@ async def generate_script(
     notifications and log messages. Returns ok, the final script, a message, rounds, the last
     execution report, LLM usage and the run record's path.
     """
-    from .agents import run_request
-    from .agents.evaluator import execution_summary
-    from .config import load_settings
-    from .llm import LLMError
-    from .llm.local_server import LocalServerError
-    from .pipeline_io import Request
+    from ..agents import run_request
+    from ..agents.evaluator import execution_summary
+    from ..config import load_settings
+    from ..llm import LLMError
+    from ..llm.local_server import LocalServerError
+    from ..contracts import Request
 
     if not isinstance(request, str) or not request.strip():
         raise ToolError("empty request: describe what the script should do")
@@ -248,7 +248,7 @@ async def generate_script(
     bridge = None
     layout_context = None
     if mode == "interactive":
-        from .remote_client import RemoteError
+        from ..bridges.remote_client import RemoteError
 
         bridge = _remote_bridge()
         try:
@@ -258,7 +258,7 @@ async def generate_script(
             raise ToolError(f"interactive mode needs the designer's KLayout: {e}") from None
 
     def send(step: int, message: str) -> None:
-        from .redact import scrub
+        from ..redact import scrub
 
         message = scrub(message)
 
@@ -379,7 +379,7 @@ async def fix_script(
     finally:
         if bridge is not None:
             bridge.close()
-    from .agents.evaluator import execution_summary
+    from ..agents.evaluator import execution_summary
 
     return {k: ans.get(k) for k in ("ok", "needed", "script", "diff", "problems", "message", "probe", "rounds",
                                     "usage", "record")} | {"execution": execution_summary(ans.get("execution"))
@@ -389,7 +389,7 @@ def _scrubbed(fn):
     """A tool whose answers and error texts never show an API key (an LLM endpoint may echo one)."""
     import functools
 
-    from .redact import scrub, scrub_obj
+    from ..redact import scrub, scrub_obj
 
     import inspect
 
@@ -435,7 +435,7 @@ def build_server(log_level: str = "WARNING") -> MCPServer:
 
 def main(log_level: str = "WARNING") -> int:
     """Serve MCP over stdio until the client closes stdin."""
-    from .redact import ScrubbingStream
+    from ..redact import ScrubbingStream
 
     sys.stderr = ScrubbingStream(sys.stderr)  # logs and tracebacks: never a key
     logging.basicConfig(level=getattr(logging, log_level, logging.WARNING), format="%(levelname)s %(name)s: %(message)s")

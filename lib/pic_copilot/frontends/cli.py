@@ -2,7 +2,7 @@
 
 Every subcommand returns an exit code (see EXIT_CODES, printed by ``pic-copilot --help``).
 Subcommands live with their code and are added here through ``register(subparsers)``:
-retrieval (search, api, build-db, eval-retrieval), agents (ask, run), bench, explore; this module
+retrieval (search, api, build-db, eval-retrieval), frontends/ask_run.py (ask, run), bench, explore; this module
 adds llm, klayout, serve-mcp, explain and fix, and lets ask/run reach a running KLayout.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
 
 EXIT_CODES = """\
 exit codes:
@@ -52,7 +52,7 @@ def _err(message: str) -> None:
 
 # ----------------------------------------------------------------------------------------- llm
 def _llm(args: argparse.Namespace) -> int:
-    from .llm import local_server
+    from ..llm import local_server
 
     if args.action == "start":
         running = local_server.status()
@@ -86,7 +86,7 @@ def _llm(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------------------- klayout
 def _klayout(args: argparse.Namespace) -> int:
-    from .remote_client import RemoteBridge, RemoteError, discover
+    from ..bridges.remote_client import RemoteBridge, RemoteError, discover
 
     try:
         info = discover()
@@ -162,7 +162,7 @@ def _job(msg: dict, args, bridge=None) -> dict | None:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .agents.explain_fix import read_script
+    from ..agents.explain_fix import read_script
 
     try:
         code, name = read_script(args.file)
@@ -182,9 +182,9 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    from .agents.explain_fix import read_script, write_script
-    from .config import data_home
-    from .remote_client import RemoteError
+    from ..agents.explain_fix import read_script, write_script
+    from ..config import data_home
+    from ..bridges.remote_client import RemoteError
 
     try:
         code, name = read_script(args.file)
@@ -196,7 +196,7 @@ def _fix(args: argparse.Namespace) -> int:
         return 2
     bridge = None
     if args.mode == "interactive":
-        from .agents.cli import interactive_bridge
+        from .ask_run import interactive_bridge
 
         try:
             bridge = interactive_bridge(argparse.Namespace(layout=args.layout, batch=args.batch))
@@ -257,13 +257,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"pic-copilot {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    from .retrieval import cli as retrieval_cli
+    from ..retrieval import cli as retrieval_cli
     retrieval_cli.register(sub)
-    from .agents import cli as agents_cli
-    agents_cli.register(sub)
-    from .bench import cli as bench_cli
+    from . import ask_run
+    ask_run.register(sub)
+    from ..bench import cli as bench_cli
     bench_cli.register(sub)
-    from .explore import cli as explore_cli
+    from ..explore import cli as explore_cli
     explore_cli.register(sub)
 
     run_p = sub.choices["run"]
@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
     p.set_defaults(func=_explain)
 
-    from .pipeline_configs import PIPELINE_CONFIGS
+    from ..contracts import PIPELINE_CONFIGS
 
     p = sub.add_parser("fix", help="run a script, fix what fails (or what you say is wrong), show the diff",
                        formatter_class=_fmt(),
@@ -338,11 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .llm.local_server import LocalServerError
-    from .remote_client import RemoteError
-    from .retrieval import RetrievalError
+    from ..llm.local_server import LocalServerError
+    from ..bridges.remote_client import RemoteError
+    from ..retrieval import RetrievalError
 
-    from .redact import scrub_streams
+    from ..redact import scrub_streams
 
     scrub_streams()  # whatever is printed (errors an endpoint echoed included) never shows a key
     ap = build_parser()

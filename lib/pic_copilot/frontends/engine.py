@@ -1,6 +1,6 @@
 """The engine process: reads JSON-lines requests on stdin, writes events on stdout.
 
-Started by the KLayout plugin (``QProcess``) as ``python -m pic_copilot.engine``. The message
+Started by the KLayout plugin (``QProcess``) as ``python -m pic_copilot.frontends.engine``. The message
 types are documented in docs/PROTOCOL.md. The main thread reads stdin; each request runs in a
 worker thread so that ``cancel`` and ``exec_result`` messages are handled while it works.
 """
@@ -15,16 +15,16 @@ import traceback
 import uuid
 from dataclasses import replace
 
-from . import __version__
-from .config import Settings, load_settings
-from .llm import LLMError, make_client
-from .execution import changed_layout
-from .pipeline_io import Outcome, Request
+from .. import __version__
+from ..config import Settings, load_settings
+from ..llm import LLMError, make_client
+from ..execution.routing import changed_layout
+from ..contracts import Outcome, Request
 
 EXEC_TIMEOUT_S = 600.0
 
 
-from .redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - the one scrubber
+from ..redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - the one scrubber
 
 
 class Channel:
@@ -139,7 +139,7 @@ def decorate_execution(rep: dict | None) -> dict | None:
     if not rep or not rep.get("files") or not rep.get("workdir"):
         return rep
     try:
-        from . import render
+        from ..execution import render
 
         rep["previews"] = render.layout_previews(rep["workdir"], rep["files"])
         rep["reports"] = render.report_files(rep["workdir"], rep["files"])
@@ -163,7 +163,7 @@ class Engine:
     def client(self):
         """The LLM client, created on first use (starts the embedded server if nothing is configured)."""
         if self._client is None:
-            from .llm import local_server
+            from ..llm import local_server
 
             was_running = self.settings.provider == "local" and local_server.status() is not None
             self._client = make_client(self.settings)
@@ -196,7 +196,7 @@ class Engine:
             for job in self._jobs.values():
                 job["cancel"].set()
             if msg.get("stop_llm") and self._started_llm:
-                from .llm import local_server
+                from ..llm import local_server
 
                 local_server.stop()
             return False
@@ -300,7 +300,7 @@ class Engine:
             self.channel.send({"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
 
     def _run(self, job: dict) -> None:
-        from .agents import run_request
+        from ..agents import run_request
 
         req: Request = job["request"]
         io = ChannelIO(self.channel, req.id, job["bridge"], job["cancel"])
@@ -320,8 +320,8 @@ class Engine:
 
     def _run_code(self, job: dict) -> None:
         """``run``: execute the given script in the sandbox (no LLM) and report it with previews."""
-        from .drc_deck import is_deck, run_deck_in_sandbox
-        from .execution import run_in_sandbox
+        from ..execution.drc_deck import is_deck, run_deck_in_sandbox
+        from ..execution.routing import run_in_sandbox
 
         msg = job["msg"]
         job_id = str(msg["id"])
@@ -342,7 +342,7 @@ class Engine:
 
     def _explain(self, job: dict) -> None:
         """``explain``: a plain-language explanation of a script (streamed), then ``explanation``."""
-        from .agents import explain_fix
+        from ..agents import explain_fix
 
         msg = job["msg"]
         job_id = str(msg["id"])
@@ -361,7 +361,7 @@ class Engine:
 
     def _fix(self, job: dict) -> None:
         """``fix``: run the script as it is, then revise it with what went wrong; answered by ``fix_result``."""
-        from .agents import explain_fix
+        from ..agents import explain_fix
 
         msg = job["msg"]
         job_id = str(msg["id"])
