@@ -161,17 +161,31 @@ def _job(msg: dict, args, bridge=None) -> dict | None:
     return ans
 
 
-def _explain(args: argparse.Namespace) -> int:
+def _script_at(path: str) -> tuple[str, str] | None:
+    """The code and name of the script or macro at ``path``; None, after saying why on stderr, when
+    it cannot be read or holds no code.
+
+    Args:
+        path: a ``.py`` file or a KLayout ``.lym`` macro, as given on the command line.
+    """
     from ..agents.explain_fix import read_script
 
     try:
-        code, name = read_script(args.file)
+        code, name = read_script(path)
     except ValueError as e:
         _err(str(e))
-        return 2
+        return None
     if not code.strip():
-        _err(f"{args.file} holds no code")
+        _err(f"{path} holds no code")
+        return None
+    return code, name
+
+
+def _explain(args: argparse.Namespace) -> int:
+    script = _script_at(args.file)
+    if script is None:
         return 2
+    code, name = script
     ans = _job({"type": "explain", "id": "cli-explain", "code": code, "name": name, "question": args.question or ""},
                args)
     if args.json:
@@ -182,18 +196,14 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    from ..agents.explain_fix import read_script, write_script
-    from ..config import data_home
+    from ..agents.explain_fix import write_script
     from ..bridges.remote_client import RemoteError
+    from ..config import data_home
 
-    try:
-        code, name = read_script(args.file)
-    except ValueError as e:
-        _err(str(e))
+    script = _script_at(args.file)
+    if script is None:
         return 2
-    if not code.strip():
-        _err(f"{args.file} holds no code")
-        return 2
+    code, name = script
     bridge = None
     if args.mode == "interactive":
         from .ask_run import interactive_bridge
