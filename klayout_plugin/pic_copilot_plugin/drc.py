@@ -109,15 +109,9 @@ def summarize_rdb(path: str) -> dict:
 
 def drc_macro_dir() -> Path:
     """<KLayout home>/drc: the folder of the DRC macros the Macro IDE and Tools > DRC show."""
-    home = ""
-    try:
-        home = pya.Application.instance().application_data_path()
-    except Exception:  # noqa: BLE001
-        home = ""
-    home = home or os.environ.get("KLAYOUT_HOME") or os.path.expanduser("~/.klayout")
-    d = Path(home) / "drc"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+    from .paths import klayout_folder  # here, not at the top: tests/test_drc_deck.py runs this module's head alone
+
+    return klayout_folder("drc")
 
 
 def save_deck(deck: str, name: str, folder: str | Path | None = None, description: str = "") -> Path:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pya
 
 from . import GRAIN_ROOT
+from .paths import data_folder
 
 
 def engine_python() -> str:
@@ -40,10 +41,8 @@ def engine_process() -> "pya.QProcess":
 
 
 def log_dir() -> Path:
-    base = os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local/share/pic-copilot")
-    p = Path(base) / "logs"
-    p.mkdir(parents=True, exist_ok=True)
-    return p
+    """Where the engine's stderr log is written."""
+    return data_folder("logs")
 
 
 class EngineProcess:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pya
 
+from .paths import data_folder, klayout_folder
+
 EXPLAIN_NAME = "pic_copilot_explain_macro"
 FIX_NAME = "pic_copilot_fix_macro"
 
@@ -154,15 +156,7 @@ def open_in_ide(path: str, timeout_s: float = 10.0) -> None:
 
 def user_macro_dir() -> Path:
     """<KLayout home>/pymacros: the IDE's own Python macro folder."""
-    home = ""
-    try:
-        home = pya.Application.instance().application_data_path()
-    except Exception:  # noqa: BLE001
-        home = ""
-    home = home or os.environ.get("KLAYOUT_HOME") or os.path.expanduser("~/.klayout")
-    d = Path(home) / "pymacros"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+    return klayout_folder("pymacros")
 
 
 def macros_dir() -> Path:
@@ -174,10 +168,7 @@ def macros_dir() -> Path:
 
 def history_dir() -> Path:
     """Where old macro texts are kept before a fix is applied."""
-    base = os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local/share/pic-copilot")
-    d = Path(base) / "macro-history"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+    return data_folder("macro-history")
 
 
 def keep_old_text(name: str, text: str) -> Path:

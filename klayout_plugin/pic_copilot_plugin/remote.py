@@ -34,17 +34,13 @@ import traceback
 import pya
 
 from . import bridge, drc
+from .paths import data_home
 
 PROTOCOL_VERSION = 1
 HOST = "127.0.0.1"
 MAX_HEADER = 16 * 1024
 MAX_BODY = 32 * 1024 * 1024
 DISCOVERY_NAME = "remote.json"
-
-
-def data_home() -> str:
-    """The shared data folder (same rule as the engine's ``pic_copilot.config.data_home``)."""
-    return os.environ.get("PIC_COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share", "pic-copilot")
 
 
 def discovery_path() -> str:
