@@ -226,42 +226,29 @@ class OutputContract:
                 problems.append(f"cell {cell!r} spans {_fmt_box(boxes[0])} um, expected {_fmt_box(want)} um")
 
     def _check_tables(self, files: dict, problems: list[str]) -> None:
-        for name, cols in self.csv_columns.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, cols, s in _readable(files, self.csv_columns):
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:
                 problems.append(f"{name}: header is {first}, expected {list(cols)}")
-        for name, n in self.csv_rows.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, n, s in _readable(files, self.csv_rows):
             total = s.get("rows_total")
             got = (total - 1) if isinstance(total, int) else s.get("rows")
             if got != n:
                 problems.append(f"{name}: {got} data row(s) below the header, expected {n}")
 
     def _check_json(self, files: dict, problems: list[str]) -> None:
-        for name, want in self.json_types.items():
-            s = _summary(files, name)
-            if s is None or s.get("type") is None:
+        for name, want, s in _readable(files, self.json_types):
+            if s.get("type") is None:
                 continue
             if s.get("type") != _JSON_TYPES[want]:
                 got = {"dict": "an object", "list": "an array"}.get(s.get("type"), str(s.get("type")))
                 problems.append(f"{name}: the top level is {got}, the request shows a JSON {want}")
-        for name, keys in self.json_keys.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, keys, s in _readable(files, self.json_keys):
             have = s.get("keys") if s.get("type") == "dict" else s.get("item_keys")
             missing = [k for k in keys if k not in (have or [])]
             if missing:
                 problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})")
-        for name, want in self.json_values.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, want, s in _readable(files, self.json_values):
             values = s.get("values")
             if values is None:
                 problems.append(f"{name}: values unknown (not a JSON object, or larger than the summary reads)")
@@ -275,18 +262,12 @@ class OutputContract:
                     problems.append(f"{name}: {diff}")
 
     def _check_rdb(self, files: dict, problems: list[str]) -> None:
-        for name, cats in self.rdb_categories.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, cats, s in _readable(files, self.rdb_categories):
             have = s.get("categories") or []
             missing = [c for c in cats if c not in have]
             if missing:
                 problems.append(f"{name}: missing categor(ies) {', '.join(map(repr, missing))} (has: {', '.join(have) or 'none'})")
-        for name, items in self.rdb_items.items():
-            s = _summary(files, name)
-            if s is None:
-                continue
+        for name, items, s in _readable(files, self.rdb_items):
             per = s.get("items_per_category") or {}
             for cat, n in items.items():
                 got = int(per.get(cat, 0))
@@ -313,6 +294,20 @@ def _summary(files: dict, name: str) -> dict | None:
     if f is None or f.get("error"):
         return None  # already reported as missing / unreadable
     return f.get("summary") or {}
+
+
+def _readable(files: dict, table: dict):
+    """``(name, expected, summary)`` for each file named in ``table`` that the run wrote and that
+    could be read (the others are already reported as missing / unreadable).
+
+    Args:
+        files: the report's files by path.
+        table: one of the contract's per-file tables, file name -> what is expected of it.
+    """
+    for name, want in table.items():
+        s = _summary(files, name)
+        if s is not None:
+            yield name, want, s
 
 
 def _layouts(report: dict, files: dict) -> list[dict]:
