@@ -90,15 +90,24 @@ def _aliases(tree: ast.AST) -> dict[str, str]:
     return names
 
 
-def _dotted(node: ast.AST) -> list[str] | None:
+def attribute_chain(node: ast.AST) -> tuple[list[str], ast.AST]:
+    """The attribute names read in ``a.b.c``, innermost first (``["b", "c"]``), and the node they
+    are read from (``a``); ``([], node)`` for a node that is not an attribute.
+
+    Args:
+        node: an expression node.
+    """
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return parts[::-1]
-    return None
+    return parts[::-1], node
+
+
+def _dotted(node: ast.AST) -> list[str] | None:
+    """``["a", "b", "c"]`` for ``a.b.c`` (and ``["a"]`` for ``a``); None when the chain does not start at a name."""
+    attrs, base = attribute_chain(node)
+    return [base.id, *attrs] if isinstance(base, ast.Name) else None
 
 
 def _reassigned(tree: ast.AST) -> set[str]:

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..checks.static import attribute_chain
+
 MAX_NAMES = 6
 
 #: the JSON-schema properties of a proposal (reusable inside another agent's schema)
@@ -84,19 +86,13 @@ def code_names(code: str) -> list[str]:
         tree = None
     if tree is not None:
         def dotted(node) -> str | None:
-            parts = []
-            while isinstance(node, ast.Attribute):
-                parts.append(node.attr)
-                node = node.value
-            if isinstance(node, ast.Name):
-                parts.append(node.id)
-            elif isinstance(node, ast.Call):   # a.b().c -> keep the chain from the call on
-                inner = dotted(node.func)
-                if inner:
-                    parts.append(inner)
-            else:
-                return ".".join(reversed(parts)) if parts else None
-            return ".".join(reversed(parts))
+            attrs, base = attribute_chain(node)
+            if isinstance(base, ast.Name):
+                return ".".join([base.id, *attrs])
+            if isinstance(base, ast.Call):   # a.b().c -> keep the chain from the call on
+                inner = dotted(base.func)
+                return ".".join([inner, *attrs] if inner else attrs)
+            return ".".join(attrs) if attrs else None
 
         nodes = sorted((n for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Call))),
                        key=lambda n: (n.lineno, n.col_offset))
