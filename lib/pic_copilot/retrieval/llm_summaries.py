@@ -28,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from .clean import first_paragraph
-from .errors import RetrievalError
+from .errors import read_json_file
 
 STORE_FILE = "llm_summaries.json"
 PROMPT = "summariser_user"
@@ -201,13 +201,7 @@ def clean_summary(text: str) -> str:
 
 # ---------------------------------------------------------------------- store
 def load_store(db_dir: Path) -> dict:
-    p = Path(db_dir) / STORE_FILE
-    if not p.exists():
-        return {}
-    try:
-        data = json.loads(p.read_text())
-    except json.JSONDecodeError as e:
-        raise RetrievalError(f"{p} is not valid JSON ({e}); fix it, or delete it to rebuild the LLM summaries") from e
+    data = read_json_file(Path(db_dir) / STORE_FILE, "fix it, or delete it to rebuild the LLM summaries")
     return data if isinstance(data, dict) else {}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import RetrievalError
+from .errors import RetrievalError, read_json_file
 
 REVIEW_FILE = "review.json"
 STATUSES = ("verified", "edited", "corrected")
@@ -20,12 +20,9 @@ STATUSES = ("verified", "edited", "corrected")
 
 def load_review(db_dir: Path) -> dict[str, dict]:
     p = Path(db_dir) / REVIEW_FILE
-    if not p.exists():
+    data = read_json_file(p, "fix or delete it")
+    if data is None:
         return {}
-    try:
-        data = json.loads(p.read_text())
-    except json.JSONDecodeError as e:
-        raise RetrievalError(f"{p} is not valid JSON ({e}); fix or delete it") from e
     if not isinstance(data, dict):
         raise RetrievalError(f"{p} must hold a JSON object keyed by entry id")
     return {k: v for k, v in data.items() if isinstance(v, dict) and v.get("status") in STATUSES and v.get("summary")}
