@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..clean import first_paragraph, html_to_text
 from . import SourceResult
-from .pya_help import installed_version, run_dump
+from .pya_help import guide_entry, help_page_sections, installed_version, run_dump
 
 #: page -> (object name in ids, what the object is, in designers' words)
 OBJECTS = {
@@ -106,26 +106,14 @@ def parse_reference_page(page: str, xml: str, version: str) -> list[dict]:
 
 def parse_manual_page(page: str, xml: str, version: str) -> list[dict]:
     """One entry per ``<h2>`` section of a DRC manual page (ids ``drc.guide.<page>#<section>``)."""
-    title_m = re.search(r"<title>(.*?)</title>", xml, re.S)
-    title = html.unescape(title_m.group(1)).strip() if title_m else page
-    body = xml.split("<body>", 1)[-1]
-    pieces = re.split(r"(<h2>.*?</h2>)", body, flags=re.S)
-    sections = [("Introduction", pieces[0])] + [(html_to_text(pieces[i]).strip(), pieces[i + 1])
-                                                 for i in range(1, len(pieces) - 1, 2)]
+    title, sections = help_page_sections(xml, page)
     out = []
     for heading, frag in sections:
         text = re.sub(r"^(?:" + re.escape(title) + r"\s*)+", "", html_to_text(frag)).strip()
         if len(text) < 80:
             continue
         slug = re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_") or "intro"
-        out.append({
-            "id": f"drc.guide.{Path(page).stem}#{slug}",
-            "kind": "guide",
-            "content": f"guide {title} - {heading}\n\n{text}",
-            "metadata": {"module": "drc.guide", "signature": f"{title} - {heading}", "parameters": [],
-                         "source": f"KLayout {version} built-in help {page}", "version": version, "doc": text[:400],
-                         "title": title, "section": heading},
-        })
+        out.append(guide_entry(f"drc.guide.{Path(page).stem}#{slug}", "drc.guide", title, heading, text, page, version))
     return out
 
 
