@@ -362,43 +362,40 @@ class RemoteEndpoint:
         code = args.get("code")
         if not isinstance(code, str):
             return 400, {"ok": False, "error": "run_code needs {\"code\": \"...\"}"}
-        session = self._session()
-        if session is None:
-            return self._no_layout()
         workdir = args.get("workdir") if isinstance(args.get("workdir"), str) else None
-        result = bridge.execute(session, code, workdir=workdir, description="pic-copilot (outside tool)")
-        self._done("run_code", result)
-        return 200, result
+        return self._on_layout("run_code", lambda session: bridge.execute(
+            session, code, workdir=workdir, description="pic-copilot (outside tool)"))
 
     def _insert_files(self, args: dict) -> tuple[int, dict]:
         paths = args.get("paths")
         if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
             return 400, {"ok": False, "error": "insert_files needs {\"paths\": [\"/abs/file.gds\", ...]}"}
-        session = self._session()
-        if session is None:
-            return self._no_layout()
-        result = bridge.insert_layout_files(session, paths, description="pic-copilot insert (outside tool)")
-        self._done("insert_files", result)
-        return 200, result
+        return self._on_layout("insert_files", lambda session: bridge.insert_layout_files(
+            session, paths, description="pic-copilot insert (outside tool)"))
 
     def _run_deck(self, args: dict) -> tuple[int, dict]:
         deck = args.get("deck")
         if not isinstance(deck, str):
             return 400, {"ok": False, "error": "run_deck needs {\"deck\": \"...\"}"}
-        session = self._session()
-        if session is None:
-            return self._no_layout()
-        result = drc.run_deck(session, deck, report=str(args.get("report") or "drc_report.lyrdb"),
-                              deck_file=str(args.get("deck_file") or "deck.lydrc"))
-        self._done("run_deck", result)
-        return 200, result
+        return self._on_layout("run_deck", lambda session: drc.run_deck(
+            session, deck, report=str(args.get("report") or "drc_report.lyrdb"),
+            deck_file=str(args.get("deck_file") or "deck.lydrc")))
 
     def _undo(self, _args: dict) -> tuple[int, dict]:
+        return self._on_layout("undo", lambda session: session.undo_copilot_change())
+
+    def _on_layout(self, action: str, run) -> tuple[int, dict]:
+        """Run one bridge action on the open layout's session and record it; 409 when no layout is open.
+
+        Args:
+            action: the action's name, as the panel's request log shows it.
+            run: the action, called with the session; returns the bridge result.
+        """
         session = self._session()
         if session is None:
             return self._no_layout()
-        result = session.undo_copilot_change()
-        self._done("undo", result)
+        result = run(session)
+        self._done(action, result)
         return 200, result
 
     def _done(self, action: str, result: dict) -> None:
