@@ -114,12 +114,19 @@ class ScriptSection:
         self.set_previews(msg.get("execution"))
 
     # ------------------------------------------------------------------ actions
+    def _script_to_run(self) -> str | None:
+        """The script in the editor, or None after telling the designer there is none."""
+        code = self.text()
+        if not code.strip():
+            self.panel.set_status("There is no script to run yet.")
+            return None
+        return code
+
     @safe
     def run_script(self, *args) -> None:
         p = self.panel
-        code = self.text()
-        if not code.strip():
-            p.set_status("There is no script to run yet.")
+        code = self._script_to_run()
+        if code is None:
             return
         if bridge.Session.current_gui() is None:
             p.request_ui.open_new_layout()
@@ -139,13 +146,11 @@ class ScriptSection:
 
     @safe
     def run_in_sandbox(self, *args) -> None:
-        p = self.panel
-        code = self.text()
-        if not code.strip():
-            p.set_status("There is no script to run yet.")
-            return
-        p.request_ui.append("> run the script in the sandbox")
-        p.start_job("sandbox", lambda: p.controller.run_in_sandbox(code), "Running in the sandbox…")
+        code = self._script_to_run()
+        if code is not None:
+            p = self.panel
+            p.request_ui.append("> run the script in the sandbox")
+            p.start_job("sandbox", lambda: p.controller.run_in_sandbox(code), "Running in the sandbox…")
 
     @safe
     def undo_last(self, *args) -> None:
