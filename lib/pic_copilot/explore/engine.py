@@ -64,13 +64,7 @@ class ProgressLog:
 
     def load(self) -> dict[str, dict]:
         out: dict[str, dict] = {}
-        if not self.path.exists():
-            return out
-        for ln in self.path.read_text(errors="replace").splitlines():
-            try:
-                rec = json.loads(ln)
-            except json.JSONDecodeError:
-                continue  # a torn last line after a kill: that probe simply runs again
+        for rec in store.read_json_lines(self.path):
             if isinstance(rec, dict) and rec.get("id"):
                 out[rec["id"]] = rec
         return out

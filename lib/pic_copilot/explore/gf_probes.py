@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import store
+
 HARNESS = Path(__file__).with_name("gf_harness.py")
 MAX_VARIANTS = 18
 #: parameter names a routing function gets from the fixtures
@@ -48,14 +50,7 @@ class SandboxBackend:
     def run(self, specs: list[dict], timeout_s: float, guard_s: float) -> dict:
         """One batch. Returns {records, hung, complete, reason, detail}."""
         r = self._run({"mode": "probe", "specs": specs, "guard_s": guard_s}, timeout_s)
-        lines = []
-        p = Path(r.workdir) / "results.jsonl"
-        if p.exists():
-            for ln in p.read_text(errors="replace").splitlines():
-                try:
-                    lines.append(json.loads(ln))
-                except json.JSONDecodeError:
-                    continue
+        lines = store.read_json_lines(Path(r.workdir) / "results.jsonl")
         reason = "timeout" if r.timed_out else (r.killed_reason or (f"exit {r.exit_code}" if r.exit_code else None))
         detail = ""
         if r.exception and not r.timed_out:

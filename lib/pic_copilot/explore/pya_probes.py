@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from . import store
+
 RUNNER = Path(__file__).with_name("pya_runner.py")
 CLASSES = ("Region", "Edges", "Layout", "Cell", "Shapes", "Box", "DBox", "Path", "DPath", "Trans", "DTrans",
            "ICplxTrans", "DCplxTrans", "Polygon", "DPolygon", "SimplePolygon", "LayerInfo", "Text", "Point", "DPoint")
@@ -104,13 +106,7 @@ class KlayoutBackend:
                     break
                 except subprocess.TimeoutExpired:
                     continue
-        lines = []
-        if out.exists():
-            for ln in out.read_text(errors="replace").splitlines():
-                try:
-                    lines.append(json.loads(ln))
-                except json.JSONDecodeError:
-                    continue
+        lines = store.read_json_lines(out)
         self.klayout_version = next((x["klayout"] for x in lines if "klayout" in x), "")
         shutil.rmtree(work, ignore_errors=True)
         return parse_lines(lines, reason, detail)

@@ -33,6 +33,25 @@ _LOCK = threading.RLock()
 _CACHE: dict[str, tuple[float, dict | None]] = {}
 
 
+def read_json_lines(path: Path) -> list:
+    """The records of a JSON-lines file (raw probe results), in order; [] when it does not exist.
+
+    A line that does not parse is skipped: a torn last line after a kill (that probe simply runs again).
+
+    Args:
+        path: the file.
+    """
+    out = []
+    if not path.exists():
+        return out
+    for ln in path.read_text(errors="replace").splitlines():
+        try:
+            out.append(json.loads(ln))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
 def databases_root(root: str | Path | None = None) -> Path:
     if root is not None:
         return Path(root)
