@@ -237,10 +237,7 @@ def _child_A(req: dict, w_fd: int, u_fd: int, out_fd: int, err_fd: int) -> None:
         else:
             _supervise(req, w_fd, u_fd, out_fd, err_fd, work_fd)
     except BaseException as e:  # pragma: no cover
-        try:
-            _pipe_msg(w_fd, {"kind": "internal", "error": f"A: {type(e).__name__}: {e}"})
-        except Exception:
-            pass
+        _report_internal(w_fd, "A", e)
     finally:
         os._exit(code)
 
@@ -302,10 +299,7 @@ def _supervise(req: dict, w_fd: int, u_fd: int, out_fd: int, err_fd: int, work_f
                 _pipe_msg(w_fd, {"kind": "copy_out", "error": str(e), "errno": e.errno})
         _pipe_msg(w_fd, msg)
     except BaseException as e:  # pragma: no cover
-        try:
-            _pipe_msg(w_fd, {"kind": "internal", "error": f"B: {type(e).__name__}: {e}"})
-        except Exception:
-            pass
+        _report_internal(w_fd, "B", e)
     finally:
         os._exit(0)
 
@@ -336,6 +330,20 @@ def _pipe_msg(w_fd: int, msg: dict) -> None:
     try:
         os.write(w_fd, data)
     except OSError:
+        pass
+
+
+def _report_internal(w_fd: int, process: str, e: BaseException) -> None:
+    """Tell the runner that a sandbox process failed in its own code; never raises (it runs on the way out).
+
+    Args:
+        w_fd: the message pipe.
+        process: which process failed ("A", "B"), as the message's first word.
+        e: what it raised.
+    """
+    try:
+        _pipe_msg(w_fd, {"kind": "internal", "error": f"{process}: {type(e).__name__}: {e}"})
+    except Exception:
         pass
 
 
