@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..clean import first_paragraph, html_to_text
 from . import SourceResult
-from .pya_help import guide_entry, help_page_sections, installed_version, run_dump
+from .pya_help import guide_entries, installed_version, run_dump
 
 #: page -> (object name in ids, what the object is, in designers' words)
 OBJECTS = {
@@ -106,15 +106,8 @@ def parse_reference_page(page: str, xml: str, version: str) -> list[dict]:
 
 def parse_manual_page(page: str, xml: str, version: str) -> list[dict]:
     """One entry per ``<h2>`` section of a DRC manual page (ids ``drc.guide.<page>#<section>``)."""
-    title, sections = help_page_sections(xml, page)
-    out = []
-    for heading, frag in sections:
-        text = re.sub(r"^(?:" + re.escape(title) + r"\s*)+", "", html_to_text(frag)).strip()
-        if len(text) < 80:
-            continue
-        slug = re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_") or "intro"
-        out.append(guide_entry(f"drc.guide.{Path(page).stem}#{slug}", "drc.guide", title, heading, text, page, version))
-    return out
+    return guide_entries(xml, page, version, "drc.guide", Path(page).stem,
+                         lambda text, title: re.sub(r"^(?:" + re.escape(title) + r"\s*)+", "", text).strip())
 
 
 def collect(workdir: Path) -> SourceResult:

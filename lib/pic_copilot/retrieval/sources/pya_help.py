@@ -214,57 +214,46 @@ def parse_class_page(page: str, xml: str, module: str, intro: dict, version: str
     return entries, aliases
 
 
-def help_page_sections(xml: str, fallback_title: str) -> tuple[str, list[tuple[str, str]]]:
-    """The title of a KLayout help page and its sections as ``(heading, HTML fragment)``: the text
-    before the first ``<h2>`` as "Introduction", then one per ``<h2>``.
+def guide_entries(xml: str, page: str, version: str, module: str, page_id: str, clean) -> list[dict]:
+    """One entry per section of a KLayout help page (ids ``<module>.<page_id>#<section>``): the
+    text before the first ``<h2>`` as "Introduction", then one per ``<h2>``; sections under 80
+    characters are left out.
 
     Args:
         xml: the page as the help dump holds it.
-        fallback_title: the title when the page has no ``<title>`` (its path).
+        page: the page's path in KLayout's built-in help (also the title when it has no ``<title>``).
+        version: the KLayout version the help comes from.
+        module: "klayout.guide" or "drc.guide".
+        page_id: the page's part of the entry ids.
+        clean: ``clean(text, title)``: a section's plain text without the page title it repeats.
     """
     title_m = re.search(r"<title>(.*?)</title>", xml, re.S)
-    title = html.unescape(title_m.group(1)).strip() if title_m else fallback_title
+    title = html.unescape(title_m.group(1)).strip() if title_m else page
     body = xml.split("<body>", 1)[-1]
     pieces = re.split(r"(<h2>.*?</h2>)", body, flags=re.S)
-    return title, [("Introduction", pieces[0])] + [(html_to_text(pieces[i]).strip(), pieces[i + 1])
-                                                   for i in range(1, len(pieces) - 1, 2)]
-
-
-def guide_entry(entry_id: str, module: str, title: str, heading: str, text: str, page: str, version: str) -> dict:
-    """The database entry of one section of a KLayout help page.
-
-    Args:
-        entry_id: e.g. ``klayout.guide.<page>#<section>``.
-        module: "klayout.guide" or "drc.guide".
-        title: the page's title.
-        heading: the section's heading.
-        text: the section's plain text.
-        page: the page's path in KLayout's built-in help.
-        version: the KLayout version the help comes from.
-    """
-    return {
-        "id": entry_id,
-        "kind": "guide",
-        "content": f"guide {title} - {heading}\n\n{text}",
-        "metadata": {"module": module, "signature": f"{title} - {heading}", "parameters": [],
-                     "source": f"KLayout {version} built-in help {page}", "version": version, "doc": text[:400],
-                     "title": title, "section": heading},
-    }
+    sections = [("Introduction", pieces[0])] + [(html_to_text(pieces[i]).strip(), pieces[i + 1])
+                                                 for i in range(1, len(pieces) - 1, 2)]
+    out = []
+    for heading, frag in sections:
+        text = clean(html_to_text(frag), title)
+        if len(text) < 80:
+            continue
+        slug = re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_") or "intro"
+        out.append({
+            "id": f"{module}.{page_id}#{slug}",
+            "kind": "guide",
+            "content": f"guide {title} - {heading}\n\n{text}",
+            "metadata": {"module": module, "signature": f"{title} - {heading}", "parameters": [],
+                         "source": f"KLayout {version} built-in help {page}", "version": version, "doc": text[:400],
+                         "title": title, "section": heading},
+        })
+    return out
 
 
 def parse_guide_page(path: str, xml: str, version: str) -> list[dict]:
     """One entry per ``<h2>`` section of a programming-guide page."""
-    title, sections = help_page_sections(xml, path)
-    out = []
-    slug_base = path.strip("/").replace(".xml", "").replace("/", ".")
-    for heading, frag in sections:
-        text = html_to_text(frag)
-        text = re.sub(r"^" + re.escape(title) + r"\s*", "", text)
-        if len(text) < 80:
-            continue
-        slug = re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_") or "intro"
-        out.append(guide_entry(f"klayout.guide.{slug_base}#{slug}", "klayout.guide", title, heading, text, path, version))
-    return out
+    return guide_entries(xml, path, version, "klayout.guide", path.strip("/").replace(".xml", "").replace("/", "."),
+                         lambda text, title: re.sub(r"^" + re.escape(title) + r"\s*", "", text))
 
 
 def collect(workdir: Path) -> SourceResult:
