@@ -143,6 +143,16 @@ class _Console:
             print(f"[{msg.get('stage')}] {msg.get('message')}", file=sys.stderr, flush=True)
 
 
+def _job_output_flags(p: argparse.ArgumentParser) -> None:
+    """--json and --quiet, as the commands that run an engine job (explain, fix) take them.
+
+    Args:
+        p: the command's parser.
+    """
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
+
+
 def _job(msg: dict, args, bridge=None) -> dict | None:
     """Run an engine message in this process; prints a failure and returns None on an error answer."""
     from .engine import run_job
@@ -308,8 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "engine message as the panel's Explain macro. The text goes to stdout.")
     p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
     p.add_argument("--question", help="a question about it, answered in the explanation")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
+    _job_output_flags(p)
     p.set_defaults(func=_explain)
 
     from ..contracts import PIPELINE_CONFIGS
@@ -331,8 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-rounds", type=int, default=None, help="revision rounds (default from settings)")
     p.add_argument("--layout", help="interactive mode without a running KLayout: the GDS file to run on")
     p.add_argument("--batch", action="store_true", help="interactive mode: klayout -b even if a KLayout allows agents")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--quiet", action="store_true", help="no progress or streamed text on stderr")
+    _job_output_flags(p)
     p.set_defaults(func=_fix)
 
     p = sub.add_parser("serve-mcp", help="serve the copilot's tools to other agents over MCP (stdio)",
