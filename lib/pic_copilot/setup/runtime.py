@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import stage_main
 from .assets import sha256_of
 
 SDIST = "llama-cpp-python==0.3.36"
@@ -263,6 +264,7 @@ def smoke_test(binary: Path, model: Path, timeout_s: float = 180.0) -> float:
             proc.wait()
 
 
+@stage_main(RuntimeBuildError)
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pic_copilot.setup.runtime", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -274,31 +276,27 @@ def main(argv: list[str] | None = None) -> int:
                        help="also start the binary with the embedded model and ask for one token")
     p_b.add_argument("--jobs", type=int, help="parallel compile jobs (default: the cores)")
     args = ap.parse_args(argv)
-    try:
-        if args.what == "build":
-            was = runtime_problem(args.data, rebuild_check=True) is None
-            binary = build(args.data, jobs=args.jobs)
-            st = read_stamp(args.data) or {}
-            print("verified earlier" if was else f"built in {st.get('build_s')} s (source {st.get('fetch_s')} s)",
-                  end=" ")
-        else:
-            problem = runtime_problem(args.data)
-            if problem:
-                print(f"llama-server not usable: {problem}", file=sys.stderr)
-                return 1
-            binary = binary_path(args.data)
-        if args.smoke:
-            from .assets import llm_model_path
+    if args.what == "build":
+        was = runtime_problem(args.data, rebuild_check=True) is None
+        binary = build(args.data, jobs=args.jobs)
+        st = read_stamp(args.data) or {}
+        print("verified earlier" if was else f"built in {st.get('build_s')} s (source {st.get('fetch_s')} s)",
+              end=" ")
+    else:
+        problem = runtime_problem(args.data)
+        if problem:
+            print(f"llama-server not usable: {problem}", file=sys.stderr)
+            return 1
+        binary = binary_path(args.data)
+    if args.smoke:
+        from .assets import llm_model_path
 
-            model = llm_model_path(args.data)
-            if not model.exists():
-                raise RuntimeBuildError(f"{model} missing: install the model first (setup.assets llm)")
-            s = smoke_test(binary, model)
-            print(f"answers ({s:.1f} s)", end=" ")
-        print((read_stamp(args.data) or {}).get("version", ""), end=" ")
-    except RuntimeBuildError as e:
-        print(f"\nERROR: {e}", file=sys.stderr)
-        return 2
+        model = llm_model_path(args.data)
+        if not model.exists():
+            raise RuntimeBuildError(f"{model} missing: install the model first (setup.assets llm)")
+        s = smoke_test(binary, model)
+        print(f"answers ({s:.1f} s)", end=" ")
+    print((read_stamp(args.data) or {}).get("version", ""), end=" ")
     return 0
 
 
