@@ -1,4 +1,4 @@
-"""execution.execute: where a script runs, and what it leaves behind."""
+"""execution.routing.execute: where a script runs, and what it leaves behind."""
 from __future__ import annotations
 
 import tempfile

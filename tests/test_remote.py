@@ -183,7 +183,7 @@ def test_failing_script_that_changed_nothing_keeps_the_previous_run(host):
 
 
 def test_interactive_execute_through_remote_bridge(host, tmp_path):
-    """execution.execute in interactive mode: pya scripts run in KLayout; gdsfactory ones are inserted."""
+    """execution.routing.execute in interactive mode: pya scripts run in KLayout; gdsfactory ones are inserted."""
     from pic_copilot.execution.routing import execute
     from pic_copilot.bridges.remote_client import RemoteBridge
 

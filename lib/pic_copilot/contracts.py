@@ -155,7 +155,7 @@ class Outcome:
         ok: the final script ran and the evaluator accepted it.
         script: the final script (also when not ok: the best attempt).
         rounds: feedback rounds used.
-        execution: the last execution report (see execution.execute).
+        execution: the last execution report (see execution.routing.execute).
         usage: LLM calls/tokens/time totals.
         record_path: the run record in the history folder.
         message: one line for the designer.

@@ -84,7 +84,7 @@ class FixOutcome:
 
 
 def probe(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120) -> dict:
-    """Run the script as it is, the way it would run (see execution.execute).
+    """Run the script as it is, the way it would run (see execution.routing.execute).
 
     In interactive mode a change it made to the open layout is undone again: the probe only
     shows what goes wrong; the fixed script is what will change the layout.

@@ -169,7 +169,7 @@ def _contract_problems(prompt: str | None, script: str, rep: dict, inputs=()) ->
 
 
 def op_execute(msg, stdin):
-    """Run an interactive candidate the way the GUI does (execution.execute with the driver as bridge)."""
+    """Run an interactive candidate the way the GUI does (execution.routing.execute with the driver as bridge)."""
     from pic_copilot.execution.routing import execute
 
     bridge = PipeBridge(msg["id"], stdin)

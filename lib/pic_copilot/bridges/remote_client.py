@@ -5,7 +5,7 @@ The designer switches the endpoint on in the pic-copilot panel; KLayout then lis
 reads that file and talks to the endpoint (HTTP/1.1 + JSON, ``Authorization: Bearer <token>``).
 
 :class:`RemoteBridge` implements the engine's Bridge protocol (``run_code``, ``insert_files``),
-so ``execution.execute(code, "interactive", RemoteBridge())`` runs a script on the open
+so ``execution.routing.execute(code, "interactive", RemoteBridge())`` runs a script on the open
 layout, or runs a gdsfactory script in the sandbox and inserts what it wrote.
 See docs/MCP.md.
 """

@@ -412,7 +412,7 @@ def run_job(msg: dict, bridge=None, on_event=None, settings: Settings | None = N
 
     Args:
         msg: the message, with an ``id``.
-        bridge: answers the engine's ``exec`` messages (an execution.Bridge: the running KLayout's
+        bridge: answers the engine's ``exec`` messages (a bridges.Bridge: the running KLayout's
             endpoint, or klayout -b); None refuses them.
         on_event: called with every other message (progress, tokens, scripts) as it comes.
         settings: engine settings (default: load_settings()).
