@@ -357,7 +357,9 @@ class _Run:
             return cand
         deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
         fixed = []
-        if not deck:
+        if deck:
+            script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
+        else:
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, rebound = bind_requested_layer(script, self.words)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
