@@ -189,6 +189,16 @@ def missing_rule_names(prompt: str, deck: str) -> list[str]:
     return [n for n in requested_rule_names(prompt) if n not in names]
 
 
+def missing_categories(prompt: str, report: dict) -> list[str]:
+    """The designer's rule names that the report of a deck's run has no category for (a category
+    without markers counts: KLayout writes every ``.output`` category, with or without items).
+    Empty when the run's categories are unknown (no report was read)."""
+    got = (report.get("deck") or {}).get("categories")
+    if not isinstance(got, dict):
+        return []
+    return [n for n in requested_rule_names(prompt) if n not in got]
+
+
 # ---------------------------------------------------------------------------------- names
 def deck_file_name(expected_files=()) -> str:
     """The deck's file name: the first ``.lydrc``/``.drc`` the designer named, else deck.lydrc."""

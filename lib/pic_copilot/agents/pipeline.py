@@ -397,6 +397,13 @@ class _Run:
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             return cand
         problems = self.contract.check(rep)
+        if deck and self.cfg.contract:   # the rule names the designer gave are the report's categories
+            missing = drc_deck.missing_categories(self.req.prompt, rep)
+            if missing:
+                have = ", ".join((rep.get("deck") or {}).get("categories") or {}) or "none"
+                problems.append(f"the report has no categor{'y' if len(missing) == 1 else 'ies'} {', '.join(missing)} "
+                                f"(it has: {have}); every rule the designer named must reach the report as "
+                                f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>")')
         if rep.get("where") == "klayout" and self.cfg.contract and not (rep.get("changes") or {}).get("changed") \
                 and contract_words.expects_layout_change(self.words):
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
