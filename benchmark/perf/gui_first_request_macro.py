@@ -48,10 +48,19 @@ def shot(name):
     return path
 
 
+def active_cell_instances() -> int:
+    """Instances in the cell the view shows (0 without a view or a cell: a new layout has none)."""
+    view = pya.LayoutView.current()
+    cell = view.active_cellview().cell if view is not None and view.active_cellview().is_valid() else None
+    return cell.child_instances() if cell is not None else 0
+
+
 def rectangle_on_1_0(cv) -> dict:
     """The shapes on 1/0 the view shows: the active cell and what it instantiates, in um (a box
     drawn into some other, unplaced top cell is not what the designer sees)."""
     layout, top = cv.layout(), cv.cell
+    if top is None:
+        return {"boxes": [], "correct": False, "active_cell": None, "top_cells": [c.name for c in layout.top_cells()]}
     li = layout.find_layer(1, 0)
     boxes = []
     if li is not None:
@@ -76,9 +85,7 @@ def one(name: str, open_layout: bool) -> dict:
         MW.create_layout(1)
         wait_until(lambda: False, 0.3)
     r["views_before"] = MW.views()
-    view = pya.LayoutView.current()
-    instances_before = (view.active_cellview().cell.child_instances()
-                        if view is not None and view.active_cellview().is_valid() else 0)
+    instances_before = active_cell_instances()
     P.mode.setCurrentText("interactive")
     P.prompt.setPlainText(REQUEST)
     t0 = time.monotonic()
@@ -96,7 +103,7 @@ def one(name: str, open_layout: bool) -> dict:
     if view is not None and view.active_cellview().is_valid():
         view.zoom_fit()
         r.update(rectangle_on_1_0(view.active_cellview()))
-        r["instances"] = view.active_cellview().cell.child_instances()
+        r["instances"] = active_cell_instances()
         if JOB == "mmi":
             r["correct"] = r["instances"] > instances_before
     r["transcript_tail"] = P.transcript.toPlainText()[-1500:] if hasattr(P, "transcript") else ""
