@@ -268,3 +268,16 @@ def test_certain_deck_fixes_make_a_literal_source_and_a_two_layer_space_run(tmp_
     assert rep["deck"]["categories"] == {"HTR.WG": 1, "HTR.S": 0}, rep["deck"]
     # without the -rd convention in the request the literal names are the designer's
     assert drc_deck.certain_fixes(bad, "write a deck that checks input.gds")[0].startswith('source("input.gds")')
+
+
+def test_a_deck_written_as_one_block_per_rule_keeps_one_source_and_one_report():
+    """A real m13 deck: each rule block repeated source($input) and report("<rule>", $report), so the
+    report held the last block's category only."""
+    deck = ('source($input)\nreport("HTR.W", $report)\ncore = input(1, 0)\nheater = input(11, 0)\n'
+            'heater.width(2.0.um).output("HTR.W", "HTR.W: width >= 2 um")\n\n'
+            '# pad rule\nsource($input)\n  report("PAD.OV", $report)\npad = input(12, 0)\n'
+            'pad.overlap(heater, 1.0.um).output("PAD.OV", "PAD.OV: overlap >= 1 um")\n')
+    fixed, done = drc_deck.certain_fixes(deck, "a deck for our heater rules")
+    assert fixed.count("source(") == 1 and fixed.count("report(") == 1 and fixed.startswith('source($input)\nreport("HTR.W"')
+    assert ".output(\"PAD.OV\"" in fixed and len(done) == 2
+    assert drc_deck.certain_fixes(fixed, "a deck for our heater rules") == (fixed, [])

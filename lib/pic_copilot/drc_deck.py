@@ -493,7 +493,9 @@ def certain_fixes(text: str, request: str) -> tuple[str, list[str]]:
       designer said the deck is run with ``-rd input=...`` / ``-rd report=...``: those names are
       the ``$input`` / ``$report`` variables (a small model copies the file the request mentions);
     - ``a.space(b, d)`` where ``b`` is one of the deck's layers: the two-layer distance check of
-      KLayout's DRC language is ``a.separation(b, d)`` (``space`` takes a distance only).
+      KLayout's DRC language is ``a.separation(b, d)`` (``space`` takes a distance only);
+    - a second ``source(...)`` or ``report(...)`` (a model that writes one block per rule): each
+      starts over, so only the last block's rules would reach the report; the repeats are dropped.
 
     Args:
         text: the deck (plain or a .lydrc macro).
@@ -511,6 +513,16 @@ def certain_fixes(text: str, request: str) -> tuple[str, list[str]]:
         text, n = _LITERAL_REPORT.subn(lambda m: f"{m.group('head')}$report", text)
         if n:
             done.append("report(..., $report) instead of a literal file name (the deck is run with -rd report=...)")
+    for what in ("source", "report"):   # a second source()/report() starts over: later rules lose the earlier ones
+        lines, seen, dropped = text.splitlines(keepends=True), False, 0
+        for i, ln in enumerate(lines):
+            if re.match(rf"[ \t]*{what}[ \t]*[( ]", ln):
+                if seen:
+                    lines[i], dropped = "", dropped + 1
+                seen = True
+        if dropped:
+            text = "".join(lines)
+            done.append(f"one {what}(...) per deck (dropped {dropped} repeated call(s), so every rule reaches one report)")
     layers = _layer_names(text)
     renamed = []
 
