@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from pic_copilot.agents import fixes
 from pic_copilot.checks import static as checks
 from pic_copilot.agents.base import extract_code, parse_json
 
@@ -58,6 +59,22 @@ def test_api_check_unknown_function_attribute_and_kwarg():
     assert any("write_gdss" in m for m in msgs)
     assert not any("numpy" in m or "np." in m for m in msgs)
     assert not any("'with_metadata'" in m for m in msgs)
+
+
+def test_a_keyword_with_its_words_reordered_is_found_and_renamed():
+    code = "import gdsfactory as gf\nc = gf.components.mmi1x2(mmi_length=5, width_mmi=3, lenght_taper=2)\n"
+    f = checks.api_check(code, FakeIndex())
+    by_kw = {x["keyword"]: x for x in f if x.get("keyword")}
+    assert by_kw["mmi_length"]["same_words"] == ["length_mmi"]
+    assert by_kw["mmi_length"]["suggestions"][0] == "length_mmi"
+    assert by_kw["lenght_taper"]["same_words"] == []          # a typo is a suggestion, never renamed
+    fixed, done = fixes.rename_reordered_keywords(code, f)
+    assert "mmi1x2(length_mmi=5, width_mmi=3, lenght_taper=2)" in fixed and done == ["renamed mmi_length= to length_mmi="]
+    # never when the real name is passed as well, or when two parameters share the words
+    both = "import gdsfactory as gf\nc = gf.components.mmi1x2(mmi_length=5, length_mmi=3)\n"
+    assert fixes.rename_reordered_keywords(both, checks.api_check(both, FakeIndex()))[1] == []
+    assert fixes.rename_reordered_keywords(code, [{**by_kw["mmi_length"], "same_words": ["a_b", "b_a"]}])[1] == []
+    assert not checks.same_words("width", "width") and not checks.same_words("gap", "pag")
 
 
 def test_api_check_uses_runtime_to_confirm_module_objects():
@@ -199,3 +216,30 @@ def test_a_new_unplaced_cell_nobody_asked_for_becomes_the_active_cell():
     placed = code + "cell.insert(pya.DCellInstArray(new.cell_index(), pya.DTrans()))\n"
     assert draw_in_the_active_cell(placed, "interactive", req)[1] is None
     assert draw_in_the_active_cell(code, "sandbox", req)[1] is None
+
+
+def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
+    from pic_copilot.checks.output_contract import OutputContract
+
+    code = ('import gdsfactory as gf\ncell_name = "RIB2"\nc = gf.Component(cell_name)\n'
+            'c.write_gds("rib2.gds", with_metadata=False)\nopen("notes.txt", "w").write("rib2.gds")\n'
+            'print(f"wrote rib2.gds for {cell_name}")\n')
+    contract = OutputContract(files=["rib.gds"], cells=["RIB"])
+    layout = {"path": "rib2.gds", "kind": "layout", "summary": {"top_cells": [{"name": "RIB2"}], "cell_names": ["RIB2"]}}
+    report = {"ok": True, "files": [layout, {"path": "notes.txt", "kind": "text"}]}
+    fixed, done = fixes.rename_outputs(code, contract, report)
+    assert 'cell_name = "RIB"' not in fixed and "cell_name = 'RIB'" in fixed
+    assert "c.write_gds('rib.gds', with_metadata=False)" in fixed
+    assert 'print(f"wrote rib2.gds for {cell_name}")' in fixed        # f-strings are left alone
+    assert done == ["renamed the output 'RIB2' -> 'RIB' (the name the designer asked for)",
+                    "renamed the output 'rib2.gds' -> 'rib.gds' (the name the designer asked for)"]
+    # the literal "rib2.gds" written into notes.txt is a whole literal too: it is renamed with the rest
+    assert fixed.count("rib2.gds") == 1
+    # nothing when the evidence is ambiguous: two unrequested layouts, or the requested one was written
+    two = {**report, "files": [layout, {**layout, "path": "other.gds"}]}
+    assert "rib2.gds" not in fixes.output_renames(contract, two)
+    ok = {**report, "files": [{**layout, "path": "rib.gds"}]}
+    assert "rib.gds" not in fixes.output_renames(contract, ok).values()
+    # a name the script builds at run time has no literal to rename
+    assert fixes.rename_outputs('n = 2\nopen(f"rib{n}.gds", "w")\n', OutputContract(files=["rib.gds"]),
+                                {"files": [{"path": "rib2.gds"}]}) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])

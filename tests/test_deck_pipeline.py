@@ -183,3 +183,18 @@ def test_the_zero_shot_baseline_asks_for_a_deck_too(gds):
     assert out.ok and out.execution["deck"]["items"] == 2
     system = reqs[0]["messages"][0]["content"]
     assert "KLayout DRC decks" in system and "Layers: `wg = input(1, 0)`" not in system   # no domain rules
+
+
+def test_a_deck_whose_report_lacks_a_named_rule_is_never_accepted(gds):
+    """Real m14 runs: the deck's text named the rules, but its report held one other category only,
+    and the once-sent name hint let it pass. The report's categories are the evidence: a rule the
+    designer named that is not a category of the run's report goes back every time."""
+    lost = GOOD.replace('.output("WG.S.1", "WG.S.1: spacing >= 0.3 um")', '.output("SPACE", "spacing >= 0.3 um")')
+    steps = [plan("drc_deck"), QUERIES,
+             {"match": "Write the script", "content": ruby(lost)},
+             {"match": "Revise the deck", "once": True, "content": ruby(lost)},
+             {"match": "Revise the deck", "content": ruby(GOOD)}]
+    out, _, reqs = run(steps, inputs={"in.gds": str(gds)}, max_rounds=3)
+    assert out.ok and out.script == GOOD, out.message
+    revisions = [user_text(b) for b in reqs if "Revise the deck" in user_text(b)]
+    assert revisions and all("the report has no category WG.S.1 (it has: WG.W.1, SPACE)" in t for t in revisions[:2]), revisions

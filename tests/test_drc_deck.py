@@ -239,3 +239,45 @@ def test_the_designers_rule_names_must_be_the_decks_categories():
     dec = missing_values(prompt, DECK.replace("0.3.um", "0.2.um"))
     assert dec is not None and "0.3 um" in dec["instructions"]
     assert drc_deck.literals('a.width(200.nm).output("R.1", "x # y") # 7 um\n') == [200, "R.1", "x # y"]
+
+
+@needs_klayout
+def test_certain_deck_fixes_make_a_literal_source_and_a_two_layer_space_run(tmp_path):
+    """Real embedded-model decks for "run as klayout -b -r <deck> -rd input=... -rd report=...":
+    `source("input.gds")` (no such file) and `heater.space(core, 1.5.um)` (space takes a distance
+    only). After the certain fixes the deck runs on the given layout with KLayout's DRC engine."""
+    import klayout.db as kdb
+
+    ly = kdb.Layout()
+    top = ly.create_cell("TOP")
+    top.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 10000, 500))
+    top.shapes(ly.layer(11, 0)).insert(kdb.Box(0, 1000, 10000, 3000))     # 0.5 um from the core
+    gds = tmp_path / "in.gds"
+    ly.write(str(gds))
+    request = "Write a rule deck we run as klayout -b -r <deck> -rd input=<layout.gds> -rd report=<report.lyrdb>."
+    bad = ('source("input.gds")\nreport("heater rules", "heater_report.lyrdb")\ncore = input(1, 0)\nheater = input(11, 0)\n'
+           'heater.space(core, 1.5.um).output("HTR.WG", "heater to core < 1.5 um")\n'
+           'heater.space(2.0.um, projection).output("HTR.S", "heater space < 2 um")\n')
+    assert not execute(bad, "sandbox", None, inputs={"in.gds": str(gds)})["ok"]
+    fixed, done = drc_deck.certain_fixes(bad, request)
+    assert len(done) == 3, done
+    assert fixed.startswith("source($input)\nreport(\"heater rules\", $report)\n")
+    assert "heater.separation(core, 1.5.um)" in fixed and "heater.space(2.0.um, projection)" in fixed
+    rep = execute(fixed, "sandbox", None, inputs={"in.gds": str(gds)}, expected_files=["r.lyrdb"])
+    assert rep["ok"], rep.get("exception")
+    assert rep["deck"]["categories"] == {"HTR.WG": 1, "HTR.S": 0}, rep["deck"]
+    # without the -rd convention in the request the literal names are the designer's
+    assert drc_deck.certain_fixes(bad, "write a deck that checks input.gds")[0].startswith('source("input.gds")')
+
+
+def test_a_deck_written_as_one_block_per_rule_keeps_one_source_and_one_report():
+    """A real m13 deck: each rule block repeated source($input) and report("<rule>", $report), so the
+    report held the last block's category only."""
+    deck = ('source($input)\nreport("HTR.W", $report)\ncore = input(1, 0)\nheater = input(11, 0)\n'
+            'heater.width(2.0.um).output("HTR.W", "HTR.W: width >= 2 um")\n\n'
+            '# pad rule\nsource($input)\n  report("PAD.OV", $report)\npad = input(12, 0)\n'
+            'pad.overlap(heater, 1.0.um).output("PAD.OV", "PAD.OV: overlap >= 1 um")\n')
+    fixed, done = drc_deck.certain_fixes(deck, "a deck for our heater rules")
+    assert fixed.count("source(") == 1 and fixed.count("report(") == 1 and fixed.startswith('source($input)\nreport("HTR.W"')
+    assert ".output(\"PAD.OV\"" in fixed and len(done) == 2
+    assert drc_deck.certain_fixes(fixed, "a deck for our heater rules") == (fixed, [])

@@ -111,6 +111,24 @@ def test_fix_of_a_working_script_needs_a_complaint_and_calls_no_llm(tmp_path, mo
     assert f.read_text().strip() == "print('changed')"
 
 
+def test_a_keyword_with_its_words_reordered_is_renamed_without_the_llm(tmp_path, monkeypatch, capsys):
+    """The real embedded model, asked to fix ``mmi1x2(mmi_length=12.0)``, dropped the 12.0; the
+    certain fix keeps the designer's value by renaming the keyword to the parameter made of the
+    same words (length_mmi), and the fixed script is probed before it is proposed."""
+    f = tmp_path / "mmi.py"
+    f.write_text("import gdsfactory as gf\n\nc = gf.components.mmi1x2(mmi_length=12.0)\nprint('xsize', c.xsize)\n")
+    with ScriptedLLM([{"content": fenced("print('not this')\n")}]) as llm:
+        llm_env(monkeypatch, llm)
+        assert cli.main(["fix", str(f), "--apply", "--json"]) == 0
+        assert llm.requests == []
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["needed"] and out["applied"] == str(f)
+    assert "mmi_length" in out["probe"]["exception"]["message"]
+    assert "renamed mmi_length= to length_mmi=" in out["message"]
+    assert "gf.components.mmi1x2(length_mmi=12.0)" in f.read_text()
+    assert out["execution"]["ok"] and "xsize 32.0" in out["execution"]["stdout"]   # the 12 um body + two 10 um tapers
+
+
 def test_an_empty_proposal_is_never_a_fix(tmp_path, monkeypatch, capsys):
     f = tmp_path / "area.py"
     f.write_text(BROKEN)

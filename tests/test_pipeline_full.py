@@ -227,3 +227,20 @@ def test_a_request_on_a_given_layout_file_gets_recipes_that_start_from_a_layout(
     q = "write the layout in OASIS format with every cell and layer"
     found = cookbook.search_recipes(q, k=2, kind=("sandbox", "new"), starts_from_layout=True)
     assert len(found) == 2 and all(r.fixture for r in found), [(r.id, r.fixture) for r in found]
+
+
+def test_a_layout_saved_under_the_examples_names_is_renamed_not_revised():
+    """A small model keeps a worked example's file and cell names through every revision (real m01
+    runs: 'rib2.gds' / 'RIB2' for 'Top cell RIB, saved as rib.gds', three rounds): the run shows which
+    literal produced the wrong output, so it is renamed and run again without another LLM call."""
+    code = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP2')\n"
+            "top.shapes(ly.layer(1, 0)).insert(db.Box(0, 0, 1000, 1000))\nly.write('chip2.gds')\nprint('wrote chip2.gds')\n")
+    out, io, reqs = run([{"content": fence(code)}], config="full",
+                        prompt="Draw a 1 um square on layer 1/0 in a top cell CHIP and save the layout as chip.gds")
+    assert out.ok, out.message
+    assert len(reqs) == 1
+    assert "ly.create_cell('CHIP')" in out.script and "ly.write('chip.gds')" in out.script
+    assert "print('wrote chip2.gds')" in out.script          # only the literals that named an output
+    rec = json.loads(open(out.record_path).read())
+    cand = rec["rounds"][0]["candidates"][-1]
+    assert cand["stage"] == "passed" and any("'TOP2' -> 'CHIP'" in f for f in cand["fixes"]), cand

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """A new user's first request in the real KLayout GUI with the embedded LLM, n times (Xvfb).
 
-    .venv/bin/python benchmark/perf/gui_first_request.py [--n 3] [--shots docs/screenshots]
+    .venv/bin/python benchmark/perf/gui_first_request.py [--n 3] [--shots docs/screenshots] [--job mmi]
 
 Each run starts KLayout (editing mode, a private KLAYOUT_HOME with this checkout in salt) and
 types "draw a 10 um x 5 um rectangle on layer 1/0 with its lower-left corner at the origin" into
@@ -9,6 +9,10 @@ the panel twice: with no layout open (the panel opens one with TOP) and with a l
 (benchmark/perf/gui_first_request_macro.py). It prints, per case, the time from Send to the
 result, whether the rectangle is where it was asked in what the view shows, and the LLM calls;
 screenshots of the last run go to --shots. A measurement, not a test: the model decides.
+
+``--job mmi``: the main job's request instead ("create a 1x2 MMI splitter with gdsfactory and place
+it in the open layout"), on an open layout, twice per KLayout session: cold (the engine's first
+request) and warm (the same request again).
 """
 from __future__ import annotations
 
@@ -40,7 +44,10 @@ def start_xvfb() -> tuple[subprocess.Popen, str]:
     raise SystemExit("no X display could be started (is Xvfb installed?)")
 
 
-def one_run(display: str, shots: Path) -> dict:
+CASES = {"rectangle": ("no_layout", "with_layout"), "mmi": ("cold", "warm")}
+
+
+def one_run(display: str, shots: Path, job: str = "rectangle") -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="pic-gui-first-"))
     home = tmp / "klayout-home"
     (home / "salt").mkdir(parents=True)
@@ -53,7 +60,8 @@ def one_run(display: str, shots: Path) -> dict:
            if not k.startswith(("PIC_COPILOT_BASE_URL", "PIC_COPILOT_PROVIDER", "OPENAI_", "PIC_COPILOT_PIPELINE"))}
     env.update(KLAYOUT_HOME=str(home), DISPLAY=display)
     env.pop("QT_QPA_PLATFORM", None)
-    cmd = ["klayout", "-e", "-r", str(MACRO), "-rd", f"root={ROOT}", "-rd", f"out={out}", "-rd", f"shots={shots}"]
+    cmd = ["klayout", "-e", "-r", str(MACRO), "-rd", f"root={ROOT}", "-rd", f"out={out}", "-rd", f"shots={shots}",
+           "-rd", f"job={job}"]
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1500)
     res = json.loads(out.read_text()) if out.exists() else {"harness_error": "no result written"}
     shutil.rmtree(tmp, ignore_errors=True)
@@ -64,17 +72,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--shots", type=Path, default=ROOT / "test-output")
+    ap.add_argument("--job", choices=sorted(CASES), default="rectangle")
     args = ap.parse_args(argv)
     args.shots.mkdir(parents=True, exist_ok=True)
     xvfb, display = start_xvfb()
     rows = []
     try:
         for i in range(args.n):
-            res = one_run(display, args.shots)
+            res = one_run(display, args.shots, args.job)
             if "harness_error" in res:
                 print(f"run {i}: harness error: {res['harness_error'][-800:]}")
                 continue
-            for case in ("no_layout", "with_layout"):
+            for case in CASES[args.job]:
                 r = res[case]
                 calls = (r.get("usage") or {}).get("calls")
                 rows.append((case, r["seconds"], bool(r.get("ok") and r.get("correct")), calls))
@@ -82,7 +91,7 @@ def main(argv=None) -> int:
                       f"{r.get('time_summary')}")
     finally:
         xvfb.kill()
-    for case in ("no_layout", "with_layout"):
+    for case in CASES[args.job]:
         got = [r for r in rows if r[0] == case]
         if got:
             ok = sum(r[2] for r in got)

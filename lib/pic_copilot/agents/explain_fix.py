@@ -110,6 +110,22 @@ def problems_of(rep: dict, complaint: str = "") -> list[str]:
     return out
 
 
+def certain_fix(code: str, mode: str) -> tuple[str, list[str]]:
+    """The script with the pipeline's certain fixes (see agents/fixes.py) that need no request
+    words: a broken macro is often one of those mistakes, and a model's revision of it tends to
+    drop what it does not understand (a reordered keyword loses the designer's value)."""
+    from ..checks import static as checks
+    from ..execution.routing import needs_engine_python
+    from . import fixes, retrieve
+
+    code, done = fixes.apply_fixes(code, mode)
+    interactive_pya = mode == "interactive" and not needs_engine_python(code)
+    findings, _ = checks.static_findings(code, mode, retrieve.symbol_index(), interactive_pya=interactive_pya)
+    code, added = fixes.add_missing_imports(code, findings)
+    code, renamed = fixes.rename_reordered_keywords(code, findings)
+    return code, done + [f"added {a}" for a in added] + renamed
+
+
 def fix_request(job_id: str, code: str, problems: list[str], name: str = "", mode: str = "sandbox",
                 config: str = "full", max_rounds: int | None = None, layout_context: dict | None = None) -> Request:
     """The pipeline request that revises ``code`` with ``problems`` as the designer's feedback."""
@@ -157,11 +173,24 @@ def fix(code: str, io: PipelineIO, settings, get_client: Callable, job_id: str, 
     if not problems:
         return FixOutcome(ok=True, needed=False, script=code, probe=summary,
                           message=f"{label} ran without errors; say what is wrong with it to get a fix")
+    start, certain = (certain_fix(code, mode) if not rep.get("ok") else (code, []))
+    if certain and start != code:
+        io.progress("check", "certain fixes: " + "; ".join(certain))
+        rep2 = probe(start, mode, getattr(io, "bridge", None))
+        if rep2.get("ok") and not complaint.strip():
+            return FixOutcome(ok=True, needed=True, script=start, diff=unified_diff(code, start, label), probe=summary,
+                              problems=problems, execution=rep2,
+                              message=f"fixed without the LLM ({'; '.join(certain)}); the fixed script ran without errors")
+        if rep2.get("ok") or (rep2.get("exception") or {}) != (rep.get("exception") or {}):
+            problems = problems_of(rep2, complaint) or problems
+        code_for_llm = start
+    else:
+        code_for_llm = code
     if io.cancel.is_set():
         from ..llm import LLMCancelled
 
         raise LLMCancelled("cancelled")
-    req = fix_request(job_id, code, problems, name=name, mode=mode, config=config, max_rounds=max_rounds,
+    req = fix_request(job_id, code_for_llm, problems, name=name, mode=mode, config=config, max_rounds=max_rounds,
                       layout_context=layout_context)
     out = run_request(req, io, settings=settings, client=get_client())
     if not out.script.strip():   # "ran without an error" says nothing about an empty script

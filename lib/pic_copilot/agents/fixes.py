@@ -3,8 +3,8 @@ script itself instead of costing a revision round (a 1.5B model asked to fix one
 breaks something else, or repeats the mistake for three rounds).
 
 Each fix is a function ``(code, mode) -> (code, description or None)``; :func:`apply_fixes`
-runs them all and :func:`add_missing_imports` adds the imports that undefined conventional
-aliases call for.
+runs them all; :func:`add_missing_imports` and :func:`rename_reordered_keywords` act on the static
+checks' findings (undefined conventional aliases, keywords with their words reordered).
 """
 from __future__ import annotations
 
@@ -49,6 +49,41 @@ def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]
     if not wanted:
         return code, []
     return _insert_at_top(code, wanted), wanted
+
+
+def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """Rename a keyword argument the called function does not have when exactly one of its real
+    parameters is made of the same words in another order (``mmi1x2(mmi_length=12)`` ->
+    ``length_mmi=12``): the designer's value stays where it was meant to go, where a revision by
+    the model tends to drop the argument. Uses the API check's findings (``same_words``).
+
+    Returns the script and what was renamed.
+    """
+    renames = {(f["line"], f["keyword"]): f["same_words"][0] for f in findings
+               if f.get("kind") == "api" and f.get("keyword") and len(f.get("same_words") or ()) == 1}
+    if not renames:
+        return code, []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits = []   # (line, byte column, old name, new name)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        present = {k.arg for k in node.keywords}
+        for kw in node.keywords:
+            new = renames.get((node.lineno, kw.arg))
+            if new and new not in present:
+                edits.append((kw.lineno, kw.col_offset, kw.arg, new))
+    if not edits:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for line, col, old, new in sorted(edits, reverse=True):
+        raw = lines[line - 1].encode()
+        if raw[col:col + len(old.encode())] == old.encode():
+            lines[line - 1] = (raw[:col] + new.encode() + raw[col + len(old.encode()):]).decode()
+    return "".join(lines), [f"renamed {old}= to {new}=" for _, _, old, new in sorted(edits)]
 
 
 def fix_alias_import(code: str, mode: str) -> tuple[str, str | None]:
@@ -319,3 +354,78 @@ def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, st
     if not changed:
         return code, None
     return "".join(lines), f"drew into the active cell instead of a new, unplaced cell ({', '.join(changed)})"
+
+
+def _suffix(name: str) -> str:
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > name.rfind("/") else ""
+
+
+def _top_cells(report: dict) -> list[str]:
+    """Top cells of the layouts a run wrote, and the cells it added to the open layout."""
+    out: list[str] = []
+    for f in report.get("files") or []:
+        s = f.get("summary") if isinstance(f, dict) else None
+        if f.get("kind") == "layout" and isinstance(s, dict):
+            out += [t["name"] for t in s.get("top_cells") or [] if t.get("name") and t["name"] not in out]
+    out += [c for c in (report.get("changes") or {}).get("cells_added") or [] if c not in out]
+    return out
+
+
+def output_renames(contract, report: dict) -> dict[str, str]:
+    """Produced name -> requested name, where a run wrote a file or made a top cell the designer did
+    not ask for instead of the one they named: exactly one requested name of that kind (file type,
+    or cell) is missing and exactly one unrequested one was produced.
+
+    Args:
+        contract: the request's OutputContract (files and cells named by the designer).
+        report: the run's execution report.
+    """
+    renames: dict[str, str] = {}
+    wanted = contract.required_files()
+    written = [f["path"] for f in report.get("files") or [] if isinstance(f, dict) and f.get("path")]
+    for ext in {_suffix(n) for n in wanted if _suffix(n)}:
+        missing = [n for n in wanted if _suffix(n) == ext and n not in written]
+        others = [w for w in written if _suffix(w) == ext and w not in wanted]
+        if len(missing) == 1 and len(others) == 1:
+            renames[others[0]] = missing[0]
+    tops = _top_cells(report)
+    missing = [c for c in contract.cells if c not in tops]
+    others = [c for c in tops if c not in contract.cells]
+    if len(missing) == 1 and len(others) == 1:
+        renames[others[0]] = missing[0]
+    return renames
+
+
+def rename_outputs(code: str, contract, report: dict) -> tuple[str, list[str]]:
+    """The script with the string literals that named a wrong output (see :func:`output_renames`)
+    replaced by the names the designer asked for: a small model keeps a worked example's file and
+    cell names ("rib2.gds", "RIB2") through every revision round, while the run shows exactly which
+    literal produced what. Only whole literals are replaced (never f-strings or parts of strings).
+
+    Returns the script and what was renamed.
+    """
+    renames = output_renames(contract, report)
+    if not renames:
+        return code, []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    hits = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in in_fstring and (n.value in renames or n.value.removeprefix("./") in renames)]
+    if not hits:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    done: list[str] = []
+    for n in sorted(hits, key=lambda n: (n.lineno, n.col_offset), reverse=True):
+        if n.lineno != n.end_lineno:
+            continue
+        old = n.value.removeprefix("./")
+        raw = lines[n.lineno - 1].encode()
+        lines[n.lineno - 1] = (raw[:n.col_offset] + repr(renames[old]).encode() + raw[n.end_col_offset:]).decode()
+        if f"{old!r} -> {renames[old]!r}" not in done:
+            done.append(f"{old!r} -> {renames[old]!r}")
+    return "".join(lines), [f"renamed the output {d} (the name the designer asked for)" for d in reversed(done)]
+

@@ -24,7 +24,8 @@ from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import add_missing_imports, apply_fixes, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout
+from .fixes import (add_missing_imports, apply_fixes, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
+                    rename_outputs, rename_reordered_keywords)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -342,9 +343,11 @@ class _Run:
         return out
 
     def evaluate(self, text: str, finish: str | None, index: int, temperature: float,
-                 review_state: dict, cut_off_by: str = "programmer", bound: bool = False) -> Candidate:
+                 review_state: dict, cut_off_by: str = "programmer", bound: bool = False,
+                 renamed_outputs: bool = False) -> Candidate:
         """Check, fix, run and judge one candidate answer (``bound``: it is a candidate whose
-        numbers were already bound to a signature; see :meth:`bind`)."""
+        numbers were already bound to a signature, see :meth:`bind`; ``renamed_outputs``: its
+        output names were already set to the requested ones, see :meth:`rename_outputs`)."""
         script = extract_code(text)
         cand = Candidate(script=script, temperature=temperature, index=index, answer=text)
         if finish in evaluator.CUT_OFF:
@@ -353,7 +356,9 @@ class _Run:
             return cand
         deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
         fixed = []
-        if not deck:
+        if deck:
+            script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
+        else:
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, rebound = bind_requested_layer(script, self.words)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
@@ -361,9 +366,11 @@ class _Run:
             fixed = [w for w in (reopened, rebound, active) if w] + fixed
         findings, review = self.static(script)
         script, added = (script, []) if deck else add_missing_imports(script, findings)
-        if added:
+        script, renamed = (script, []) if deck else rename_reordered_keywords(script, findings)
+        if added or renamed:
             findings, review = self.static(script)
-        cand.script, cand.fixes, cand.findings = script, fixed + [f"added {a}" for a in added], findings
+        cand.script, cand.findings = script, findings
+        cand.fixes = fixed + [f"added {a}" for a in added] + renamed
         review_state["review"] = review
         n_err = sum(f["severity"] == "error" for f in findings)
         self.progress("check", f"{n_err} error(s), {len(findings) - n_err} warning(s)"
@@ -389,6 +396,13 @@ class _Run:
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             return cand
         problems = self.contract.check(rep)
+        if deck and self.cfg.contract:   # the rule names the designer gave are the report's categories
+            missing = drc_deck.missing_categories(self.req.prompt, rep)
+            if missing:
+                have = ", ".join((rep.get("deck") or {}).get("categories") or {}) or "none"
+                problems.append(f"the report has no categor{'y' if len(missing) == 1 else 'ies'} {', '.join(missing)} "
+                                f"(it has: {have}); every rule the designer named must reach the report as "
+                                f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>")')
         if rep.get("where") == "klayout" and self.cfg.contract and not (rep.get("changes") or {}).get("changed") \
                 and contract_words.expects_layout_change(self.words):
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
@@ -399,6 +413,10 @@ class _Run:
         if problems:
             cand.stage, cand.problems = "contract", problems
             cand.decision = contract_decision(problems, contract_words.missing_files(self.expected_files(), rep))
+            if not renamed_outputs:
+                derived = self.rename_outputs(cand, review_state, bound)
+                if derived is not None and derived.rank() > cand.rank():
+                    return derived
             return cand
         cand.hints = self.hints(script)
         if cand.hints:
@@ -415,6 +433,19 @@ class _Run:
             if dec["decision"] != "accept":
                 cand.stage, cand.decision, cand.problems = "judge", dec, [dec["instructions"][:200]]
         return cand
+
+    def rename_outputs(self, cand: Candidate, review_state: dict, bound: bool) -> Candidate | None:
+        """The candidate with the file or cell name it produced instead of the requested one
+        renamed in its source (see fixes.rename_outputs), checked and run again; None when no
+        literal named that output."""
+        script, done = rename_outputs(cand.script, self.contract, cand.report or {})
+        if not done:
+            return None
+        self.progress("check", "; ".join(done))
+        derived = self.evaluate(f"```python\n{script}\n```", None, cand.index, cand.temperature, review_state,
+                                bound=bound, renamed_outputs=True)
+        derived.fixes = cand.fixes + done + derived.fixes
+        return derived
 
     def bind(self, cand: Candidate, review_state: dict) -> Candidate | None:
         """The candidate with the request's numbers bound to the real parameters of the component

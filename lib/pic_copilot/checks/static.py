@@ -153,6 +153,12 @@ def _has(index, name: str) -> bool:
         return True  # when the index cannot answer, do not accuse the script
 
 
+def same_words(a: str, b: str) -> bool:
+    """Two identifiers made of the same words in another order (``mmi_length`` / ``length_mmi``)."""
+    wa, wb = a.lower().split("_"), b.lower().split("_")
+    return a != b and len(wa) > 1 and sorted(wa) == sorted(wb)
+
+
 def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: dict | None = None) -> list[dict]:
     """Unknown module attributes/functions and unknown keyword arguments, checked against ``index``.
 
@@ -274,10 +280,12 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                 if key in seen:
                     continue
                 seen.add(key)
-                close = difflib.get_close_matches(kw.arg, sorted(names), n=3, cutoff=0.6)
-                hint = f" Did you mean: {', '.join(close)}?" if close else ""
+                permuted = [n for n in sorted(names) if same_words(n, kw.arg)]
+                close = permuted + [c for c in difflib.get_close_matches(kw.arg, sorted(names), n=3, cutoff=0.6)
+                                    if c not in permuted]
+                hint = f" Did you mean: {', '.join(close[:3])}?" if close else ""
                 findings.append({"kind": "api", "severity": "error", "line": node.lineno, "name": full,
-                                 "suggestions": close,
+                                 "suggestions": close[:3], "keyword": kw.arg, "same_words": permuted,
                                  "message": f"line {node.lineno}: {full}() has no parameter {kw.arg!r}; its parameters "
                                             f"are: {', '.join(sorted(names))}.{hint}"})
     if observations:

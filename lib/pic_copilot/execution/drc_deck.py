@@ -189,6 +189,16 @@ def missing_rule_names(prompt: str, deck: str) -> list[str]:
     return [n for n in requested_rule_names(prompt) if n not in names]
 
 
+def missing_categories(prompt: str, report: dict) -> list[str]:
+    """The designer's rule names that the report of a deck's run has no category for (a category
+    without markers counts: KLayout writes every ``.output`` category, with or without items).
+    Empty when the run's categories are unknown (no report was read)."""
+    got = (report.get("deck") or {}).get("categories")
+    if not isinstance(got, dict):
+        return []
+    return [n for n in requested_rule_names(prompt) if n not in got]
+
+
 # ---------------------------------------------------------------------------------- names
 def deck_file_name(expected_files=()) -> str:
     """The deck's file name: the first ``.lydrc``/``.drc`` the designer named, else deck.lydrc."""
@@ -464,5 +474,69 @@ def static_findings(text: str) -> list[dict]:
     return out
 
 
+# ---------------------------------------------------------------------------------- certain fixes
+_LITERAL_SOURCE = re.compile(r"""^(?P<head>[ \t]*source[ \t]*\(?[ \t]*)(?P<q>["'])[^"'\n]*(?P=q)""", re.M)
+_LITERAL_REPORT = re.compile(r"""^(?P<head>[ \t]*report[ \t]*\(?[ \t]*(?P<q>["'])(?:(?!(?P=q)).)*(?P=q)[ \t]*,[ \t]*)"""
+                             r"""(?P<q2>["'])[^"'\n]*(?P=q2)""", re.M)
+_TWO_LAYER_SPACE = re.compile(r"\b(?P<a>[A-Za-z_]\w*)\.space[ \t]*\([ \t]*(?P<b>[A-Za-z_]\w*)[ \t]*,")
+
+
+def _layer_names(body: str) -> set[str]:
+    """Names the deck assigns (``core = input(1, 0)``, ``wide = core.sized(...)``): its layers."""
+    return set(re.findall(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)", body, re.M))
+
+
+def certain_fixes(text: str, request: str) -> tuple[str, list[str]]:
+    """Mistakes in a deck whose correction leaves no doubt, made on the deck itself:
+
+    - ``source("some.gds")`` / ``report("...", "some.lyrdb")`` with literal file names when the
+      designer said the deck is run with ``-rd input=...`` / ``-rd report=...``: those names are
+      the ``$input`` / ``$report`` variables (a small model copies the file the request mentions);
+    - ``a.space(b, d)`` where ``b`` is one of the deck's layers: the two-layer distance check of
+      KLayout's DRC language is ``a.separation(b, d)`` (``space`` takes a distance only);
+    - a second ``source(...)`` or ``report(...)`` (a model that writes one block per rule): each
+      starts over, so only the last block's rules would reach the report; the repeats are dropped.
+
+    Args:
+        text: the deck (plain or a .lydrc macro).
+        request: the designer's words (only the ``-rd input`` / ``-rd report`` convention is read).
+
+    Returns:
+        the deck and what was changed.
+    """
+    done = []
+    if re.search(r"-rd\s+input\b|\$input\b", request):
+        text, n = _LITERAL_SOURCE.subn(lambda m: f"{m.group('head')}$input", text)
+        if n:
+            done.append("source($input) instead of a literal file name (the deck is run with -rd input=...)")
+    if re.search(r"-rd\s+report\b|\$report\b", request):
+        text, n = _LITERAL_REPORT.subn(lambda m: f"{m.group('head')}$report", text)
+        if n:
+            done.append("report(..., $report) instead of a literal file name (the deck is run with -rd report=...)")
+    for what in ("source", "report"):   # a second source()/report() starts over: later rules lose the earlier ones
+        lines, seen, dropped = text.splitlines(keepends=True), False, 0
+        for i, ln in enumerate(lines):
+            if re.match(rf"[ \t]*{what}[ \t]*[( ]", ln):
+                if seen:
+                    lines[i], dropped = "", dropped + 1
+                seen = True
+        if dropped:
+            text = "".join(lines)
+            done.append(f"one {what}(...) per deck (dropped {dropped} repeated call(s), so every rule reaches one report)")
+    layers = _layer_names(text)
+    renamed = []
+
+    def two_layer(m: re.Match) -> str:
+        if m.group("b") not in layers:   # a metric option (projection, euclidian, ...) or a value
+            return m.group(0)
+        renamed.append(m.group("b"))
+        return f"{m.group('a')}.separation({m.group('b')},"
+
+    text = _TWO_LAYER_SPACE.sub(two_layer, text)
+    if renamed:
+        done.append("a.separation(b, d) for the distance between two layers (a.space takes a distance only)")
+    return text, done
+
+
 __all__ = ["is_deck", "deck_text", "to_lydrc", "file_text", "run_deck_in_sandbox", "execute_deck",
-           "static_findings", "klayout_error", "summarize_report", "report_line", "DeckError"]
+           "static_findings", "certain_fixes", "klayout_error", "summarize_report", "report_line", "DeckError"]

@@ -242,7 +242,8 @@ def _fix(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": ans.get("ok"), "needed": ans.get("needed"), "applied": applied,
                           "old_text_kept": str(kept) if kept else None, "diff": ans.get("diff"),
                           "script": ans.get("script"), "problems": ans.get("problems"), "message": ans.get("message"),
-                          "probe": ans.get("probe"), "rounds": ans.get("rounds"), "usage": ans.get("usage"),
+                          "probe": ans.get("probe"), "execution": ans.get("execution"), "rounds": ans.get("rounds"),
+                          "usage": ans.get("usage"),
                           "record": ans.get("record")}, indent=1, default=str))
     else:
         if ans.get("diff"):
