@@ -173,6 +173,15 @@ def test_a_layer_the_request_names_must_be_in_a_pya_script():
     assert missing_layers("count shapes on layer 2/0", "want = '2/0'\n") is None
     # gdsfactory scripts name layers through cross-sections: not read
     assert missing_layers("a straight on the waveguide layer (1/0)", "import gdsfactory as gf\n") is None
+    # two integers somewhere are not a layer: a real b12 run grew 1/0 back onto 1/0, and `dbu ** 2`
+    # supplied the 2 of "2/0"; the numbers must stand together (tuple, call arguments, one name each)
+    b12 = ("SRC = (1, 0)\nr = pya.Region(cell.begin_shapes_rec(layout.layer(*SRC))).sized(1000)\n"
+           "cell.shapes(layout.layer(*SRC)).insert(r)\nprint(r.area() * dbu ** 2)\n")
+    prompt = "Put on layer 2/0 of the current cell the shapes of layer 1/0 grown by 1 um"
+    assert "2/0" in missing_layers(prompt, b12)["instructions"]
+    for ok in ("SRC, DST = (1, 0), (2, 0)\n", "L = 2\nD = 0\nli = layout.layer(L, D)\nsrc = layout.layer(1, 0)\n",
+               "li = layout.layer(pya.LayerInfo(layer=2, datatype=0))\nsrc = layout.layer(1, 0)\n"):
+        assert missing_layers(prompt, ok) is None, ok
 
 
 def test_parameters_set_but_never_used_send_the_script_back():

@@ -284,19 +284,23 @@ def missing_layers(prompt: str, script: str) -> dict | None:
 
     A small model turns "layer 2/0" into layer 20 (seen in real runs) and the run succeeds on the
     wrong layer. Only scripts that address layers by number are read (gdsfactory scripts name them
-    through cross-sections and layer maps): a layer is there if both its numbers are integer
-    literals of the script, or its "L/D" text is.
+    through cross-sections and layer maps): a layer is there if its two numbers stand together in
+    the script (see :func:`_layer_pairs`), or its "L/D" text is. Two integers anywhere are not a
+    layer: a real b12 script wrote 1/0 back onto 1/0 and passed for "2/0" through ``dbu ** 2``.
     """
+    from ..execution import drc_deck
+
     wanted = requested_layers(prompt)
     if not wanted or "gdsfactory" in script:
         return None
     consts = _constants(script)
     if consts is None:
         return None
-    ints = {v for v in consts if isinstance(v, int) and not isinstance(v, bool)}
+    ints = {v for v in consts if type(v) is int}
+    pairs = _layer_pairs(script) if not drc_deck.is_deck(script) else {(l, d) for l in ints for d in ints}
     texts = " ".join(v for v in consts if isinstance(v, str))
     missing = [f"{l}/{d}" for l, d in wanted
-               if not ({l, d} <= ints or re.search(rf"(?<!\d){l}\s*/\s*{d}(?!\d)", texts))]
+               if not ((l, d) in pairs or re.search(rf"(?<!\d){l}\s*/\s*{d}(?!\d)", texts))]
     if not missing:
         return None
     first = missing[0].split("/")
@@ -305,6 +309,49 @@ def missing_layers(prompt: str, script: str) -> dict | None:
                     f"{'that layer' if len(missing) == 1 else 'those layers'}: a layer is its layer "
                     f"and datatype numbers, e.g. layout.layer({first[0]}, {first[1]}) for {missing[0]}.",
                     "layers")
+
+
+def _layer_pairs(script: str) -> set[tuple[int, int]]:
+    """Pairs of integers that stand together in a script: a 2-tuple or 2-list (``SRC = (1, 0)``),
+    two neighbouring positional arguments of a call (``layout.layer(2, 0)``, ``LayerInfo(L, D)``)
+    or its ``layer=``/``datatype=`` keywords; names are read through their one integer assignment
+    (``L, D = 2, 0``)."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return set()
+    names: dict[str, list[int]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            tgt, val = node.targets[0], node.value
+            items = (list(zip(tgt.elts, val.elts)) if isinstance(tgt, ast.Tuple) and isinstance(val, ast.Tuple)
+                     and len(tgt.elts) == len(val.elts) else [(tgt, val)])
+            for t, v in items:
+                if isinstance(t, ast.Name) and isinstance(v, ast.Constant) and type(v.value) is int:
+                    names.setdefault(t.id, []).append(v.value)
+
+    def num(n: ast.AST) -> int | None:
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if isinstance(n, ast.Name) and len(names.get(n.id, ())) == 1:
+            return names[n.id][0]
+        return None
+
+    out: set[tuple[int, int]] = set()
+    for node in ast.walk(tree):
+        seqs = []
+        if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:
+            seqs.append(node.elts)
+        elif isinstance(node, ast.Call):
+            seqs += [node.args[i:i + 2] for i in range(len(node.args) - 1)]
+            kw = {k.arg: k.value for k in node.keywords}
+            if "layer" in kw and "datatype" in kw:
+                seqs.append([kw["layer"], kw["datatype"]])
+        for a, b in seqs:
+            l, d = num(a), num(b)
+            if l is not None and d is not None:
+                out.add((l, d))
+    return out
 
 
 def _literal(node: ast.AST) -> bool:
