@@ -51,6 +51,14 @@ def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]
     return _insert_at_top(code, wanted), wanted
 
 
+def _parsed(code: str) -> ast.Module | None:
+    """The script's syntax tree, or None when it does not parse (then no fix applies)."""
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
 def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, list[str]]:
     """Rename a keyword argument the called function does not have when exactly one of its real
     parameters is made of the same words in another order (``mmi1x2(mmi_length=12)`` ->
@@ -61,11 +69,8 @@ def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, lis
     """
     renames = {(f["line"], f["keyword"]): f["same_words"][0] for f in findings
                if f.get("kind") == "api" and f.get("keyword") and len(f.get("same_words") or ()) == 1}
-    if not renames:
-        return code, []
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
+    tree = _parsed(code) if renames else None
+    if tree is None:
         return code, []
     edits = []   # (line, byte column, old name, new name)
     for node in ast.walk(tree):
@@ -406,11 +411,8 @@ def rename_outputs(code: str, contract, report: dict) -> tuple[str, list[str]]:
     Returns the script and what was renamed.
     """
     renames = output_renames(contract, report)
-    if not renames:
-        return code, []
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
+    tree = _parsed(code) if renames else None
+    if tree is None:
         return code, []
     in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
     hits = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
