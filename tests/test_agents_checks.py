@@ -161,6 +161,26 @@ def test_interactive_script_that_opens_its_own_layout_edits_the_open_one():
     assert drop_reopened_layout(gf, "interactive", "x")[1] is None
 
 
+def test_open_layout_fixes_stay_away_from_a_script_that_runs_in_the_sandbox():
+    """A real run (request 'draw a 10 um x 4 um rectangle ... using the klayout python module and save
+    the layout as rect.gds', interactive mode): the model wrote a standalone `from klayout import *`
+    script; the fixes removed its `layout = Layout()` and its cell because the open layout is
+    `layout`, but the klayout import sent the script to the sandbox, where no open layout exists:
+    NameError in all nine candidates."""
+    from pic_copilot.agents.fixes import draw_in_the_active_cell, drop_reopened_layout
+
+    code = ('from klayout import *\nlayout = Layout()\ncell = layout.create_cell("TOP")\n'
+            'cell.shapes(layout.layer(3, 0)).insert(DBox(5, 5, 15, 9))\nlayout.write("out.gds")\n')
+    assert drop_reopened_layout(code, "interactive", "draw a box on layer 3/0") == (code, None)
+    assert draw_in_the_active_cell(code, "interactive", "draw a box on layer 3/0") == (code, None)
+    # a pya script that writes the layout it builds to the file the designer asked for: a deliverable
+    named = 'layout = pya.Layout()\ncell = layout.create_cell("TOP")\nlayout.write("rect.gds")\n'
+    assert drop_reopened_layout(named, "interactive", "draw a box and save the layout as rect.gds") == (named, None)
+    # the same script writing nothing the designer named still edits the open layout instead
+    unnamed = named.replace("rect.gds", "tmp.gds")
+    assert drop_reopened_layout(unnamed, "interactive", "draw a box on layer 3/0")[1]
+
+
 def test_a_layer_the_request_names_must_be_in_a_pya_script():
     from pic_copilot.agents.evaluator import missing_layers, requested_layers
 

@@ -12,6 +12,7 @@ import ast
 import re
 
 from ..checks.static import IMPORTS, needs_pdk_activation
+from ..execution.routing import needs_engine_python
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
@@ -212,6 +213,25 @@ def _active_cell_of_layout(node: ast.AST) -> bool:
             and isinstance(node.value, ast.Name) and node.value.id == "layout")
 
 
+def _runs_in_klayout(code: str, mode: str) -> bool:
+    """True if ``code`` (after the certain pya-import fix) runs on the open layout in KLayout, where
+    the globals ``layout`` and ``cell`` exist; a script that imports an engine-only module (gdsfactory,
+    the pip ``klayout`` package that the fix cannot remove, ...) runs in the sandbox, where they do not."""
+    return mode == "interactive" and not needs_engine_python(fix_pya_import_in_klayout(code, mode)[0])
+
+
+def _writes_requested_file(tree: ast.AST, request: str) -> bool:
+    """True if the script writes its layout (``layout.write("x.gds")``) to a file the request names:
+    then the layout it builds is the deliverable, not a copy nobody sees."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "write" \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "layout":
+            for a in n.args:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.rsplit("/", 1)[-1] in request:
+                    return True
+    return False
+
+
 def drop_reopened_layout(code: str, mode: str, request: str, inputs=()) -> tuple[str, str | None]:
     """An interactive pya script that makes its own ``layout`` (``layout = pya.Layout()``, or reads a
     file the request never names) would edit a copy nobody sees instead of the designer's open
@@ -251,13 +271,16 @@ def drop_reopened_layout(code: str, mode: str, request: str, inputs=()) -> tuple
             reopened = True
         elif reopened and targets == ["cell"] and _active_cell_of_layout(value):
             drop.append(st)
-    if not drop:
+    if not drop or _writes_requested_file(tree, request):
         return code, None
     lines = code.splitlines(keepends=True)
     for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
         del lines[st.lineno - 1:st.end_lineno]
+    out = "".join(lines)
+    if not _runs_in_klayout(out, mode):
+        return code, None   # it would still run in the sandbox, where no open layout exists
     first = ast.get_source_segment(code, drop[0]) or "layout = ..."
-    return "".join(lines), f"removed `{first.strip()}` (the open layout is `layout`, its active cell `cell`)"
+    return out, f"removed `{first.strip()}` (the open layout is `layout`, its active cell `cell`)"
 
 
 def _layer_calls(tree: ast.AST) -> list[ast.Call]:
@@ -356,8 +379,8 @@ def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, st
         indent = lines[st.lineno - 1][:st.col_offset]
         lines[st.lineno - 1] = "" if name == "cell" else f"{indent}{name} = cell\n"
         changed.append(name)
-    if not changed:
-        return code, None
+    if not changed or not _runs_in_klayout("".join(lines), mode):
+        return code, None   # in the sandbox there is no active cell to draw into
     return "".join(lines), f"drew into the active cell instead of a new, unplaced cell ({', '.join(changed)})"
 
 
