@@ -101,3 +101,45 @@ def test_concurrent_clients_run_side_by_side_and_none_is_cut_off():
     assert all(r.finish_reason in ("stop", "length") and r.text.strip() for _, _, r in results), results
     # each had a slot at once: all three were generating at the same moment (queued ones would not be)
     assert max(first for first, _, _ in results) < min(end for _, end, _ in results), results
+
+
+@needs_llama_server
+def test_copied_text_is_drafted_from_the_prompt_and_checked_in_batches():
+    """n-gram speculation (the default flags): an answer that copies the prompt is accepted in
+    drafted runs, and the answer is the same text as without it (greedy)."""
+    import subprocess
+
+    import httpx
+
+    from pic_copilot.config import data_home
+
+    binary, model = local_server.installed_runtime()[1], local_server.llm_model_path(data_home())
+    code = "".join(f"layer_{i} = layout.layer({i}, 0)\ncell.shapes(layer_{i}).insert(pya.Box(0, 0, {i}00, 50))\n"
+                   for i in range(1, 9))
+    msgs = [{"role": "user", "content": f"Repeat this script exactly, in a python code block:\n```python\n{code}```"}]
+    assert "--spec-type" in local_server.llama_server_command(binary, model, 1)
+    os.environ["PIC_COPILOT_LLM_SPEC"] = "off"
+    try:
+        assert "--spec-type" not in local_server.llama_server_command(binary, model, 1)
+    finally:
+        del os.environ["PIC_COPILOT_LLM_SPEC"]
+    answers = {}
+    for ngram in (True, False):
+        port = local_server._free_port()
+        cmd = local_server.llama_server_command(binary, model, port, ngram=ngram)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120
+            while not local_server.is_healthy(port) and time.monotonic() < deadline:
+                time.sleep(0.5)
+            r = httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", timeout=600,
+                           json={"messages": msgs, "max_tokens": 400, "temperature": 0})
+            body = r.json()
+            answers[ngram] = (body["choices"][0]["message"]["content"], body.get("timings", {}))
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    (spec_text, spec_t), (plain_text, plain_t) = answers[True], answers[False]
+    assert spec_text == plain_text
+    assert spec_t.get("draft_n_accepted", 0) > spec_t["predicted_n"] / 2, spec_t
+    assert not plain_t.get("draft_n")

@@ -9,8 +9,9 @@ quieter affects every runtime alike. Prints one JSON line per measurement and a 
 
 Runtimes (``--runtimes``, default all that are available):
   legacy    llama-cpp-python's server (``python -m llama_cpp.server``), the runtime before issue 14
-  server    llama.cpp's ``llama-server`` with the engine's default flags (pic_copilot.llm.local_server)
+  server    llama.cpp's ``llama-server`` with the engine's default flags but no speculation
   spec      ``server`` plus the draft model for speculative decoding (``-md``)
+  ngram     ``server`` plus draftless n-gram speculative decoding (the engine's default since session 6)
 
 Experiments (``--experiments``):
   cold      one chat call, a ~1.5k-token prompt nobody sent before, 150 answer tokens, greedy
@@ -256,7 +257,7 @@ def main() -> int:
     ap.add_argument("--draft", type=Path)
     ap.add_argument("--llama-server", type=Path)
     ap.add_argument("--legacy-python", type=Path)
-    ap.add_argument("--runtimes", default="legacy,server,spec")
+    ap.add_argument("--runtimes", default="legacy,server,spec,ngram")
     ap.add_argument("--experiments", default="cold,warm,agents,k3")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", type=Path, default=Path("/tmp/runtime_ab.jsonl"))
@@ -281,12 +282,12 @@ def main() -> int:
                    "--port", str(port), "--n_ctx", "8192", "--n_threads", threads, "--n_threads_batch", threads,
                    "--interrupt_requests", "False"]
             rts.append(Runtime(name, cmd, port, logdir / f"ab-{name}.log", slots=1))
-        elif name in ("server", "spec") and args.llama_server:
+        elif name in ("server", "spec", "ngram") and args.llama_server:
             draft = args.draft if name == "spec" else None
             if name == "spec" and not draft:
                 continue
             cmd = local_server.llama_server_command(args.llama_server, args.model, port, draft=draft,
-                                                    threads=int(threads))
+                                                    threads=int(threads), ngram=name == "ngram")
             rts.append(Runtime(name, cmd, port, logdir / f"ab-{name}.log", slots=local_server.N_SLOTS))
     exps = args.experiments.split(",")
     with open(args.out, "a") as out:

@@ -37,6 +37,12 @@ DEFAULT_PORT = 18765
 N_CTX = 8192          # context of one request (one slot)
 N_SLOTS = 4           # parallel slots: three candidates of one prompt plus one other client
 CACHE_RAM_MIB = 2048  # RAM for the prompts of idle slots (an 8k-token prompt's state is ~230 MB)
+#: draftless speculative decoding: the last 6 tokens are looked up in the prompt and the answer so far,
+#: and the 16 tokens that followed them there are checked in one batch. A script adapted from a
+#: worked example copies long runs of it, and checking a batch costs little more than one token on
+#: this CPU; docs/RUNTIME.md has the measurement. PIC_COPILOT_LLM_SPEC=off turns it off.
+NGRAM_SPECULATION = ["--spec-type", "ngram-simple", "--spec-ngram-simple-size-n", "6",
+                     "--spec-ngram-simple-size-m", "16"]
 LLAMA_SERVER = "llama-server"
 LEGACY = "llama-cpp-python"
 
@@ -109,8 +115,13 @@ def default_threads() -> int:
     return 1 if busy else cores
 
 
+def speculation_enabled() -> bool:
+    """False when PIC_COPILOT_LLM_SPEC is "off" (or 0/false/no): for comparisons and as an escape hatch."""
+    return os.environ.get("PIC_COPILOT_LLM_SPEC", "").strip().lower() not in ("off", "0", "false", "no")
+
+
 def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | None = None,
-                         threads: int | None = None) -> list[str]:
+                         threads: int | None = None, ngram: bool | None = None) -> list[str]:
     """The command line of the embedded ``llama-server`` (also used by benchmark/perf/runtime_ab.py).
 
     Args:
@@ -119,6 +130,8 @@ def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | 
         port: 127.0.0.1 port.
         draft: a draft model for speculative decoding (measured slower here, see docs/RUNTIME.md).
         threads: CPU threads (default: :func:`default_threads`).
+        ngram: n-gram speculative decoding (:data:`NGRAM_SPECULATION`; default:
+            :func:`speculation_enabled`); not combined with a draft model.
     """
     t = str(threads or default_threads())
     cmd = [str(binary), "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
@@ -128,6 +141,8 @@ def llama_server_command(binary: Path, model: Path, port: int, *, draft: Path | 
            "--no-webui", "--metrics"]
     if draft is not None:
         cmd += ["--model-draft", str(draft), "--threads-draft", t]
+    elif speculation_enabled() if ngram is None else ngram:
+        cmd += NGRAM_SPECULATION
     return cmd
 
 
