@@ -169,3 +169,16 @@ def test_a_copied_worked_example_is_sent_back_unless_it_was_the_task():
     own = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.ring_single(radius=10)\nc.write_gds('r.gds')\n"
     assert copied_example(own, ex, "a ring") is None
     assert copied_example("print(1)\nprint(2)", ex, "x") is None   # too short to tell
+
+
+def test_a_layer_number_used_as_a_layer_index_goes_back_without_crashing_the_request():
+    """Real b11 runs (session 6) ended in 'internal: KeyError: name': the layer-index finding names no
+    API entry, and the static decision looked one up for every API finding."""
+    from pic_copilot.agents.evaluator import from_static
+    from pic_copilot.checks.static import static_findings
+
+    script = "r = pya.Region(cell.begin_shapes_rec(1))\nprint(r.area())\n"
+    findings, _ = static_findings(script, "interactive", None, interactive_pya=True)
+    assert any("layer index" in f["message"] for f in findings), findings
+    dec = from_static(findings, script)
+    assert dec["decision"] == "revise" and "layout.layer(1, 0)" in dec["instructions"]

@@ -116,7 +116,7 @@ def from_static(findings: list[dict], script: str = "") -> dict | None:
     if undefined:
         text += "\nDefine every other undefined name before use, or leave that argument out to use its default."
     return decision("revise", "query_generator" if api else "programmer", text, "static",
-                    lookup=[s for f in api for s in (f.get("suggestions") or [f["name"]])][:4])
+                    lookup=[s for f in api for s in (f.get("suggestions") or [f.get("name")]) if s][:4])
 
 
 def _code_lines(code: str) -> list[str]:
