@@ -272,3 +272,27 @@ def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
     # a name the script builds at run time has no literal to rename
     assert fixes.rename_outputs('n = 2\nopen(f"rib{n}.gds", "w")\n', OutputContract(files=["rib.gds"]),
                                 {"files": [{"path": "rib2.gds"}]}) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])
+
+
+def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):
+    """A real b06 run (session 6) wrote `layout.write("out.oas", gzip=True, options=db.SaveLayoutOptions())`:
+    gzip data, and a default SaveLayoutOptions() is GDS2 whatever the suffix. Run for real with pip klayout."""
+    import subprocess
+    import sys
+
+    from pic_copilot.agents.fixes import write_layout_by_suffix
+
+    code = ('import klayout.db as db\nlayout = db.Layout()\ncell = layout.create_cell("TOP")\n'
+            'cell.shapes(layout.layer(1, 0)).insert(db.Box(0, 0, 100, 100))\n'
+            'layout.write("out.oas", gzip=True, options=db.SaveLayoutOptions())\n')
+    request = "Convert in.gds to OASIS as out.oas"
+    fixed, what = write_layout_by_suffix(code, request)
+    assert what and 'layout.write("out.oas")' in fixed.replace("'", '"')
+    for script, plain_oasis in ((code, False), (fixed, True)):
+        (tmp_path / "s.py").write_text(script)
+        subprocess.run([sys.executable, "s.py"], cwd=tmp_path, check=True, timeout=60)
+        assert ((tmp_path / "out.oas").read_bytes()[:13] == b"%SEMI-OASIS\r\n") is plain_oasis
+    # compression the designer asks for stays; configured options and other writes stay
+    assert write_layout_by_suffix(code, "write a gzip-compressed OASIS file out.oas")[0].count("gzip=True") == 1
+    for other in ('layout.write("a.oas", opts)\n', 'f.write("text")\n', 'layout.write("a.gds")\n'):
+        assert write_layout_by_suffix(other, request) == (other, None)

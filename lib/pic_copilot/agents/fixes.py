@@ -344,6 +344,66 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
     return "".join(lines), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
 
 
+_COMPRESSION_WORDS = re.compile(r"gzip|gz\b|compress|zipped", re.IGNORECASE)
+
+
+def write_layout_by_suffix(code: str, request: str) -> tuple[str, str | None]:
+    """``layout.write(name, True, options)``, ``write(name, gzip=True)``, ``write(name, SaveLayoutOptions())``:
+    the first signature of ``Layout.write`` in KLayout's reference is the deprecated
+    ``write(filename, gzip, options)``, and a small model copies its flag, so the file is gzip data
+    (a real b06 run: "out.oas is not an OASIS file"); and a fresh ``SaveLayoutOptions()`` has the
+    format GDS2, so ``out.oas`` gets GDS bytes (measured with pip klayout 0.30). Unless the request asks
+    for compression, the flag goes, and a default options object goes too: ``write(filename)`` picks
+    the format from the file's suffix.
+
+    Args:
+        code: the script.
+        request: the designer's words; "gzip", ".gz", "compressed" keep the flag.
+    """
+    if "write" not in code:
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    keep_gzip = bool(_COMPRESSION_WORDS.search(request))
+
+    def default_options(a: ast.AST) -> bool:
+        f = a.func if isinstance(a, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        return name == "SaveLayoutOptions" and not a.args and not a.keywords
+
+    edits, what = [], set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "write"
+                and n.args and len(n.args) <= 3):
+            continue
+        args, kws = list(n.args), list(n.keywords)
+        if not keep_gzip and len(args) in (2, 3) and isinstance(args[1], ast.Constant) and args[1].value is True:
+            args.pop(1)
+            what.add("gzip")
+        if not keep_gzip and any(k.arg == "gzip" and isinstance(k.value, ast.Constant) and k.value.value is True for k in kws):
+            kws = [k for k in kws if k.arg != "gzip"]
+            what.add("gzip")
+        if len(args) == 2 and default_options(args[1]):
+            args.pop(1)
+            what.add("options")
+        if any(k.arg == "options" and default_options(k.value) for k in kws):
+            kws = [k for k in kws if k.arg != "options"]
+            what.add("options")
+        if (args, kws) != (n.args, n.keywords):
+            edits.append((n, ast.unparse(ast.Call(func=n.func, args=args, keywords=kws))))
+    if not edits or any(n.lineno != n.end_lineno for n, _ in edits):
+        return code, None   # nothing to do, or a call over several lines: left to the checks
+    lines = code.splitlines(keepends=True)
+    for n, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        s = lines[n.lineno - 1]
+        lines[n.lineno - 1] = s[:n.col_offset] + text + s[n.end_col_offset:]
+    why = {"gzip": "gzip=True writes gzip data, and the request does not ask for compression",
+           "options": "a default SaveLayoutOptions() writes GDS2 whatever the suffix"}
+    return "".join(lines), "layout written in the format of its file name (" + "; ".join(why[w] for w in sorted(what)) + ")"
+
+
 def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, str | None]:
     """An interactive pya script that makes a new cell the request never asks for and never places
     it (``new = layout.create_cell("NEW_LAYER")`` ... ``new.shapes(li).insert(box)``) draws into a

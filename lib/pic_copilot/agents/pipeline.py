@@ -25,6 +25,7 @@ from .base import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
 from .fixes import (add_missing_imports, apply_fixes, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
+                    write_layout_by_suffix,
                     rename_outputs, rename_reordered_keywords)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -361,9 +362,10 @@ class _Run:
         else:
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, rebound = bind_requested_layer(script, self.words)
+            script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
             script, fixed = apply_fixes(script, self.req.mode)
-            fixed = [w for w in (reopened, rebound, active) if w] + fixed
+            fixed = [w for w in (reopened, rebound, plain, active) if w] + fixed
         findings, review = self.static(script)
         script, added = (script, []) if deck else add_missing_imports(script, findings)
         script, renamed = (script, []) if deck else rename_reordered_keywords(script, findings)
