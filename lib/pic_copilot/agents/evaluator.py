@@ -229,10 +229,20 @@ def _constants(script: str) -> list | None:
 
     if drc_deck.is_deck(script):   # a KLayout DRC deck: its numbers and strings, read without Python's parser
         return drc_deck.literals(script)
+    tree = _parsed(script)
+    return None if tree is None else _tree_constants(tree)
+
+
+def _parsed(script: str) -> ast.Module | None:
+    """The script's syntax tree, or None when it does not parse."""
     try:
-        tree = ast.parse(script)
+        return ast.parse(script)
     except SyntaxError:
         return None
+
+
+def _tree_constants(tree: ast.AST) -> list:
+    """The literal values in a syntax tree."""
     return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
 
 
@@ -293,11 +303,15 @@ def missing_layers(prompt: str, script: str) -> dict | None:
     wanted = requested_layers(prompt)
     if not wanted or "gdsfactory" in script:
         return None
-    consts = _constants(script)
-    if consts is None:
-        return None
-    ints = {v for v in consts if type(v) is int}
-    pairs = _layer_pairs(script) if not drc_deck.is_deck(script) else {(l, d) for l in ints for d in ints}
+    if drc_deck.is_deck(script):   # a deck's numbers are read without Python's parser; any two may be a layer
+        consts = drc_deck.literals(script)
+        ints = {v for v in consts if type(v) is int}
+        pairs = {(l, d) for l in ints for d in ints}
+    else:
+        tree = _parsed(script)   # parsed once for the literals and the pairs
+        if tree is None:
+            return None
+        consts, pairs = _tree_constants(tree), _layer_pairs(tree)
     texts = " ".join(v for v in consts if isinstance(v, str))
     missing = [f"{l}/{d}" for l, d in wanted
                if not ((l, d) in pairs or re.search(rf"(?<!\d){l}\s*/\s*{d}(?!\d)", texts))]
@@ -311,15 +325,11 @@ def missing_layers(prompt: str, script: str) -> dict | None:
                     "layers")
 
 
-def _layer_pairs(script: str) -> set[tuple[int, int]]:
-    """Pairs of integers that stand together in a script: a 2-tuple or 2-list (``SRC = (1, 0)``),
-    two neighbouring positional arguments of a call (``layout.layer(2, 0)``, ``LayerInfo(L, D)``)
-    or its ``layer=``/``datatype=`` keywords; names are read through their one integer assignment
-    (``L, D = 2, 0``)."""
-    try:
-        tree = ast.parse(script)
-    except SyntaxError:
-        return set()
+def _layer_pairs(tree: ast.AST) -> set[tuple[int, int]]:
+    """Pairs of integers that stand together in a script's syntax tree: a 2-tuple or 2-list
+    (``SRC = (1, 0)``), two neighbouring positional arguments of a call (``layout.layer(2, 0)``,
+    ``LayerInfo(L, D)``) or its ``layer=``/``datatype=`` keywords; names are read through their one
+    integer assignment (``L, D = 2, 0``)."""
     names: dict[str, list[int]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:

@@ -118,12 +118,11 @@ def certain_fix(code: str, mode: str) -> tuple[str, list[str]]:
     from ..execution.routing import needs_engine_python
     from . import fixes, retrieve
 
-    code, done = fixes.apply_fixes(code, mode)
-    interactive_pya = mode == "interactive" and not needs_engine_python(code)
-    findings, _ = checks.static_findings(code, mode, retrieve.symbol_index(), interactive_pya=interactive_pya)
-    code, added = fixes.add_missing_imports(code, findings)
-    code, renamed = fixes.rename_reordered_keywords(code, findings)
-    return code, done + [f"added {a}" for a in added] + renamed
+    def findings_of(script: str) -> list[dict]:
+        interactive_pya = mode == "interactive" and not needs_engine_python(script)
+        return checks.static_findings(script, mode, retrieve.symbol_index(), interactive_pya=interactive_pya)[0]
+
+    return fixes.request_free_fixes(code, mode, findings_of)
 
 
 def fix_request(job_id: str, code: str, problems: list[str], name: str = "", mode: str = "sandbox",

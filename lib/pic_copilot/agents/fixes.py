@@ -4,12 +4,15 @@ breaks something else, or repeats the mistake for three rounds).
 
 Each fix is a function ``(code, mode) -> (code, description or None)``; :func:`apply_fixes`
 runs them all; :func:`add_missing_imports` and :func:`rename_reordered_keywords` act on the static
-checks' findings (undefined conventional aliases, keywords with their words reordered).
+checks' findings (undefined conventional aliases, keywords with their words reordered);
+:func:`request_free_fixes` is the one sequence of all three that the pipeline and the Fix macro
+flow apply.
 """
 from __future__ import annotations
 
 import ast
 import re
+from typing import Callable
 
 from ..checks.static import IMPORTS, needs_pdk_activation
 from ..execution.routing import needs_engine_python
@@ -183,6 +186,28 @@ def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
         if what:
             done.append(what)
     return code, done
+
+
+def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[dict]]) -> tuple[str, list[str]]:
+    """The certain fixes that need no request words, in their one order: :func:`apply_fixes`,
+    then, from the static findings of that script, :func:`add_missing_imports` and
+    :func:`rename_reordered_keywords`. The pipeline runs them after its request-based fixes; the
+    Fix macro flow runs them on a broken macro before any revision.
+
+    Args:
+        code: the script.
+        mode: "interactive" or "sandbox".
+        findings_of: the caller's static check of a script (it decides the symbol index, the
+            check library...); called once, on the script after :func:`apply_fixes`.
+
+    Returns:
+        The script and what was changed, in the order it was done.
+    """
+    code, done = apply_fixes(code, mode)
+    findings = findings_of(code)
+    code, added = add_missing_imports(code, findings)
+    code, renamed = rename_reordered_keywords(code, findings)
+    return code, done + [f"added {a}" for a in added] + renamed
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}

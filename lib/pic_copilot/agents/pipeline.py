@@ -24,9 +24,8 @@ from . import binding, contract_words, evaluator, planner, prompts, retrieve
 from .base import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import (add_missing_imports, apply_fixes, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
-                    write_layout_by_suffix,
-                    rename_outputs, rename_reordered_keywords)
+from .fixes import (bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout, rename_outputs,
+                    request_free_fixes, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -356,7 +355,12 @@ class _Run:
             cand.problems = ["cut off at the answer length limit"]
             return cand
         deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
-        fixed = []
+        checked: dict[str, tuple[list[dict], list]] = {}   # script -> its static check, run once per text
+
+        def findings_of(s: str) -> list[dict]:
+            checked[s] = self.static(s)
+            return checked[s][0]
+
         if deck:
             script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
         else:
@@ -364,15 +368,11 @@ class _Run:
             script, rebound = bind_requested_layer(script, self.words)
             script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
-            script, fixed = apply_fixes(script, self.req.mode)
+            script, fixed = request_free_fixes(script, self.req.mode, findings_of)
             fixed = [w for w in (reopened, rebound, plain, active) if w] + fixed
-        findings, review = self.static(script)
-        script, added = (script, []) if deck else add_missing_imports(script, findings)
-        script, renamed = (script, []) if deck else rename_reordered_keywords(script, findings)
-        if added or renamed:
-            findings, review = self.static(script)
+        findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
-        cand.fixes = fixed + [f"added {a}" for a in added] + renamed
+        cand.fixes = fixed
         review_state["review"] = review
         n_err = sum(f["severity"] == "error" for f in findings)
         self.progress("check", f"{n_err} error(s), {len(findings) - n_err} warning(s)"

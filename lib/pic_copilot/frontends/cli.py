@@ -143,8 +143,23 @@ class _Console:
             print(f"[{msg.get('stage')}] {msg.get('message')}", file=sys.stderr, flush=True)
 
 
+def _script_job_command(sub, name: str, func, help: str, description: str) -> argparse.ArgumentParser:
+    """The parser of a command that runs an engine job on a script or macro (explain, fix): its
+    FILE argument and handler; the command adds its own options, then :func:`_job_output_flags`.
+
+    Args:
+        sub: the subparsers of the main parser.
+        name, help, description: the command's name and texts.
+        func: its handler.
+    """
+    p = sub.add_parser(name, help=help, description=description, formatter_class=_fmt())
+    p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
+    p.set_defaults(func=func)
+    return p
+
+
 def _job_output_flags(p: argparse.ArgumentParser) -> None:
-    """--json and --quiet, as the commands that run an engine job (explain, fix) take them.
+    """--json and --quiet, as the commands that run an engine job (explain, fix) take them, after their own options.
 
     Args:
         p: the command's parser.
@@ -313,26 +328,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_klayout)
 
-    p = sub.add_parser("explain", help="explain what a script or KLayout macro does", formatter_class=_fmt(),
-                       description="A plain-language explanation of a Python script or a KLayout .lym/.py macro: what it "
-                                   "does step by step, which layers and cells it touches, what looks wrong. The same "
-                                   "engine message as the panel's Explain macro. The text goes to stdout.")
-    p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
+    p = _script_job_command(
+        sub, "explain", _explain, help="explain what a script or KLayout macro does",
+        description="A plain-language explanation of a Python script or a KLayout .lym/.py macro: what it does step "
+                    "by step, which layers and cells it touches, what looks wrong. The same engine message as the "
+                    "panel's Explain macro. The text goes to stdout.")
     p.add_argument("--question", help="a question about it, answered in the explanation")
     _job_output_flags(p)
-    p.set_defaults(func=_explain)
 
     from ..contracts import PIPELINE_CONFIGS
 
-    p = sub.add_parser("fix", help="run a script, fix what fails (or what you say is wrong), show the diff",
-                       formatter_class=_fmt(),
-                       description="Run the script as it is (sandbox, or --mode interactive: the layout open in KLayout, "
-                                   "its change undone again, else klayout -b), then revise it with the error and your "
-                                   "--complaint until the new script runs and is accepted. The same engine message as "
-                                   "the panel's Fix macro. Prints a unified diff; --apply writes the fixed script into "
-                                   "FILE (a .lym keeps its macro settings), keeping the old text in "
-                                   "<data home>/macro-history. Exit 0 fixed or nothing to fix, 1 not fixed (FILE unchanged).")
-    p.add_argument("file", help="the script (.py) or KLayout macro (.lym)")
+    p = _script_job_command(
+        sub, "fix", _fix, help="run a script, fix what fails (or what you say is wrong), show the diff",
+        description="Run the script as it is (sandbox, or --mode interactive: the layout open in KLayout, its change "
+                    "undone again, else klayout -b), then revise it with the error and your --complaint until the new "
+                    "script runs and is accepted. The same engine message as the panel's Fix macro. Prints a unified "
+                    "diff; --apply writes the fixed script into FILE (a .lym keeps its macro settings), keeping the old "
+                    "text in <data home>/macro-history. Exit 0 fixed or nothing to fix, 1 not fixed (FILE unchanged).")
     p.add_argument("--complaint", help="what is wrong with it, in plain words (needed when it runs without an error)")
     p.add_argument("--mode", choices=["sandbox", "interactive"], default="sandbox", help="where it runs (default sandbox)")
     p.add_argument("--apply", action="store_true", help="write the fix into FILE when it passed")
@@ -342,7 +354,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--layout", help="interactive mode without a running KLayout: the GDS file to run on")
     p.add_argument("--batch", action="store_true", help="interactive mode: klayout -b even if a KLayout allows agents")
     _job_output_flags(p)
-    p.set_defaults(func=_fix)
 
     p = sub.add_parser("serve-mcp", help="serve the copilot's tools to other agents over MCP (stdio)",
                        formatter_class=_fmt(),

@@ -95,11 +95,8 @@ class _Watchdog:
         self._done.set()
 
 
-class _RetryNow(LLMError):
+class _RetryNow(LLMError, kind="retry-now", retryable=True):
     """Internal: repeat the request at once with a different structured-output style."""
-
-    retryable = True
-    kind = "retry-now"
 
 
 @dataclass

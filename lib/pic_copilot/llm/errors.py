@@ -3,81 +3,67 @@ from __future__ import annotations
 
 
 class LLMError(RuntimeError):
-    """Base class. ``retryable`` says whether the client may try the call again."""
+    """Base class. ``kind`` names the failure for callers and the panel; ``retryable`` says whether
+    the client may try the call again.
+
+    A subclass states both in its header, ``class LLMXError(LLMError, kind="x", retryable=True)``;
+    what it leaves out it inherits.
+    """
 
     retryable = False
     kind = "llm-error"
+
+    def __init_subclass__(cls, *, kind: str | None = None, retryable: bool | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if kind is not None:
+            cls.kind = kind
+        if retryable is not None:
+            cls.retryable = retryable
 
     def __init__(self, message: str, *, status: int | None = None):
         super().__init__(message)
         self.status = status
 
 
-class LLMConnectionError(LLMError):
+class LLMConnectionError(LLMError, kind="connection", retryable=True):
     """The endpoint could not be reached (refused, DNS, reset before any answer)."""
 
-    retryable = True
-    kind = "connection"
 
-
-class LLMTimeoutError(LLMError):
+class LLMTimeoutError(LLMError, kind="timeout", retryable=True):
     """The endpoint did not answer (or stopped streaming) within the timeout."""
 
-    retryable = True
-    kind = "timeout"
 
-
-class LLMRateLimitError(LLMError):
+class LLMRateLimitError(LLMError, kind="rate-limit", retryable=True):
     """HTTP 429. ``retry_after`` is the delay the server asked for, in seconds."""
-
-    retryable = True
-    kind = "rate-limit"
 
     def __init__(self, message: str, *, retry_after: float | None = None, status: int | None = 429):
         super().__init__(message, status=status)
         self.retry_after = retry_after
 
 
-class LLMServerError(LLMError):
+class LLMServerError(LLMError, kind="server", retryable=True):
     """HTTP 5xx from the endpoint."""
 
-    retryable = True
-    kind = "server"
 
-
-class LLMStreamError(LLMError):
+class LLMStreamError(LLMError, kind="stream", retryable=True):
     """The streamed answer ended before the server said it was complete."""
 
-    retryable = True
-    kind = "stream"
 
-
-class LLMProtocolError(LLMError):
+class LLMProtocolError(LLMError, kind="protocol", retryable=False):
     """The endpoint answered with something that is not the expected protocol (invalid JSON...)."""
 
-    retryable = False
-    kind = "protocol"
 
-
-class LLMAuthError(LLMError):
+class LLMAuthError(LLMError, kind="auth"):
     """HTTP 401/403: the API key is missing or wrong."""
 
-    kind = "auth"
 
-
-class LLMRequestError(LLMError):
+class LLMRequestError(LLMError, kind="request"):
     """HTTP 4xx other than 401/403/429: the request was rejected (unknown model, bad parameters)."""
 
-    kind = "request"
 
-
-class LLMCancelled(LLMError):
+class LLMCancelled(LLMError, kind="cancelled"):
     """The caller cancelled the request."""
 
-    kind = "cancelled"
 
-
-class LLMStructuredOutputError(LLMError):
+class LLMStructuredOutputError(LLMError, kind="structured-output"):
     """The model's answer is not valid JSON for the requested schema, even after one repair attempt."""
-
-    kind = "structured-output"

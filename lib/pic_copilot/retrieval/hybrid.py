@@ -81,23 +81,62 @@ def _norm_words(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class BM25Params:
+    """Okapi BM25 as ``rank_bm25.BM25Okapi`` computes it, with its defaults.
+
+    Attributes:
+        k1: term-frequency saturation.
+        b: how much an entry's length normalises its term frequencies (0 none, 1 fully).
+        epsilon: a term in more than half of the entries (negative idf) counts with ``epsilon``
+            times the average idf instead.
+    """
+
+    k1: float = 1.5
+    b: float = 0.75
+    epsilon: float = 0.25
+
+
+@dataclass(frozen=True)
 class FusionConfig:
+    """How :meth:`Retriever.rank` ranks and fuses (the formula is in the module docstring).
+
+    Attributes:
+        w_dense: weight of the dense (cosine) list.
+        w_sparse: weight of the BM25 list.
+        w_name: weight of the exact-names list (0 leaves it out, as for the other lists).
+        w_glossary: weight of the glossary list.
+        w_expand: weight of the list of proposed API names and code (``names`` / ``code``).
+        one_part: of an entry split into parts, keep only its best-ranked part.
+        per_name: at most this many rows per proposed name in the expansion list.
+        fuzzy_cutoff: how close (difflib ratio) a proposed name's last part must be to a short
+            name when no entry id ends with it.
+        c: the constant of reciprocal-rank fusion.
+        depth: how many rows of each list are fused (at least ``k``).
+        bm25: the BM25 parameters.
+        w_class: weight of one more list, the classes of the first ``class_from`` fused rows
+            (a query that finds several members of one class is often about that class); the
+            lists are fused again with it. 0: off.
+        class_from: how many fused rows give their classes.
+        w_prior: every fused score times ``1 + w_prior * prior`` (how much the entry is used,
+            0..1). 0: off.
+    """
+
+    # the ranked lists and how they are fused
     w_dense: float = 0.7
     w_sparse: float = 0.3
     w_name: float = 0.5
     w_glossary: float = 1.0
     w_expand: float = 1.0
-    w_class: float = 0.0
-    w_prior: float = 0.0
-    class_from: int = 10
     one_part: bool = True
     per_name: int = 4
     fuzzy_cutoff: float = 0.85
     c: float = 60.0
     depth: int = 50
-    k1: float = 1.5
-    b: float = 0.75
-    epsilon: float = 0.25
+    bm25: BM25Params = BM25Params()
+    # adjustments of the fused ranking
+    w_class: float = 0.0
+    class_from: int = 10
+    w_prior: float = 0.0
 
 
 def rrf(rankings: list[list[int]], weights: list[float], c: float = 60.0) -> list[tuple[int, float]]:
@@ -142,7 +181,7 @@ class Retriever:
         self._parent_row: np.ndarray | None = None
         self._class_row: np.ndarray | None = None
         self._prior: np.ndarray | None = None
-        self._norm = (1 - self.config.b + self.config.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.k1
+        self._norm = (1 - self.config.bm25.b + self.config.bm25.b * self.doclen / max(self.avgdl, 1e-9)) * self.config.bm25.k1
 
     def locate(self, row: int) -> tuple[Database, int]:
         i = int(np.searchsorted(self.starts, row, side="right") - 1)
@@ -171,7 +210,7 @@ class Retriever:
 
     def bm25_scores(self, query_tokens: list[str]) -> np.ndarray:
         scores = np.zeros(self.n, dtype=np.float32)
-        k1 = self.config.k1
+        k1 = self.config.bm25.k1
         for t in query_tokens:  # duplicates count twice, like rank_bm25
             posts = []
             df = 0
@@ -184,7 +223,7 @@ class Retriever:
                 continue
             idf = self._idf(df)
             if idf < 0:
-                idf = self.config.epsilon * self.average_idf()
+                idf = self.config.bm25.epsilon * self.average_idf()
             for j, (docs, tfs) in posts:
                 rows = np.asarray(docs, dtype=np.int64) + int(self.starts[j])
                 tf = np.asarray(tfs, dtype=np.float32)

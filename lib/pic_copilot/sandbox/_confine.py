@@ -48,25 +48,12 @@ _SYSCALLS = {  # generic syscall table numbers (same on x86_64 and aarch64)
 LANDLOCK_CREATE_RULESET_VERSION = 1
 LANDLOCK_RULE_PATH_BENEATH = 1
 
-FS_EXECUTE = 1 << 0
-FS_WRITE_FILE = 1 << 1
-FS_READ_FILE = 1 << 2
-FS_READ_DIR = 1 << 3
-FS_REMOVE_DIR = 1 << 4
-FS_REMOVE_FILE = 1 << 5
-FS_MAKE_CHAR = 1 << 6
-FS_MAKE_DIR = 1 << 7
-FS_MAKE_REG = 1 << 8
-FS_MAKE_SOCK = 1 << 9
-FS_MAKE_FIFO = 1 << 10
-FS_MAKE_BLOCK = 1 << 11
-FS_MAKE_SYM = 1 << 12
-FS_REFER = 1 << 13  # ABI 2
-FS_TRUNCATE = 1 << 14  # ABI 3
-NET_BIND_TCP = 1 << 0  # ABI 4
-NET_CONNECT_TCP = 1 << 1
-SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0  # ABI 6
-SCOPE_SIGNAL = 1 << 1
+# access rights: bit i is the i-th right of linux/landlock.h, in the kernel's order
+# (FS_REFER from ABI 2, FS_TRUNCATE from ABI 3)
+(FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR, FS_REMOVE_DIR, FS_REMOVE_FILE, FS_MAKE_CHAR, FS_MAKE_DIR,
+ FS_MAKE_REG, FS_MAKE_SOCK, FS_MAKE_FIFO, FS_MAKE_BLOCK, FS_MAKE_SYM, FS_REFER, FS_TRUNCATE) = (1 << i for i in range(15))
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 
 
 class _RulesetAttr(ctypes.Structure):
