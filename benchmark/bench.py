@@ -69,7 +69,7 @@ import pya  # noqa: E402,F401  (KLayout's own, checked above)
 from pic_copilot.bench import metrics, report  # noqa: E402  (stdlib-only modules)
 from pic_copilot.bench.tasks import TaskError, load_tasks  # noqa: E402
 from pic_copilot.contracts import BENCH_CONFIGS  # noqa: E402
-from pic_copilot_plugin import bridge, drc  # noqa: E402
+from pic_copilot_plugin import bridge  # noqa: E402
 
 ALL_CONFIGS = BENCH_CONFIGS
 
@@ -192,7 +192,7 @@ class Worker:
                                                          "traceback": ""}}
                 else:
                     result = handler(msg)
-                self._send({"type": "exec_result", "exec_id": msg["exec_id"], "result": _jsonable(result)})
+                self._send(bridge.exec_result(msg, _jsonable(result)))
             elif t == "reply" and msg.get("id") == mid:
                 return msg["result"]
             elif t == "error" and msg.get("id") == mid:
@@ -220,17 +220,10 @@ class LayoutHandler:
         self.session, self.workdir, self.timeout_s = session, str(workdir), timeout_s
 
     def __call__(self, msg):
-        actions = {"run_code": lambda: bridge.execute(self.session, msg["code"], workdir=self.workdir),
-                   "insert_files": lambda: bridge.insert_layout_files(self.session, msg["paths"]),
-                   "undo": self.session.undo_copilot_change,
-                   "run_deck": lambda: drc.run_deck(self.session, msg["deck"], workdir=self.workdir,
-                                                    report=msg.get("report") or "drc_report.lyrdb",
-                                                    deck_file=msg.get("deck_file") or "deck.lydrc")}
-        if msg["action"] not in actions:
-            return {"ok": False, "exception": {"type": "BadRequest", "message": msg["action"], "traceback": ""}}
+        """Run an ``exec`` message's action (bridge.dispatch, in the task's work folder) within the time limit."""
         with _alarm(self.timeout_s):
             try:
-                return actions[msg["action"]]()
+                return bridge.dispatch(self.session, msg.get("action"), {**msg, "workdir": self.workdir})
             except TrialTimeout:  # fired between the action's end and the alarm's cancel
                 return {"ok": False, "exception": {"type": "TrialTimeout", "message": "time limit", "traceback": ""}}
 

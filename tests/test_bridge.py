@@ -64,3 +64,14 @@ def test_copilot_undo_never_reverts_a_designer_edit(cases):
     r = cases["undo_copilot_change_leaves_designer_edits_alone"]
     assert r["ran"] and r["refused"] and "designer edit" in r["refused_msg"] and r["designer_shape_kept"]
     assert r["allowed"] and r["restored"]
+
+
+def test_dispatch_is_the_one_entry_for_every_action(cases):
+    r = cases["dispatch_runs_every_action"]
+    assert r["ran"] and r["stdout"].strip() == "True" and r["named"] == "pic-copilot dispatch test"
+    assert r["inserted"] == ["INS"] and r["undo_insert"] and r["undo_run"] and r["restored"]
+    assert r["deck_ok"], r["deck_exception"]
+    assert r["deck_report"].endswith("-drc/t.lyrdb")
+    assert not r["unknown"]["ok"] and r["unknown"]["exception"]["type"] == "BadRequest"
+    assert "format_disk" in r["unknown"]["exception"]["message"]
+    assert r["answer"] == {"type": "exec_result", "id": "r3", "exec_id": "x-1", "result": {"ok": True}}

@@ -420,3 +420,43 @@ def insert_layout_files(session: Session, paths: list[str], description: str = "
     result["stdout"] = ""
     result["stderr"] = ""
     return result
+
+
+def dispatch(session: Session, action: str, payload: dict) -> dict:
+    """Run one bridge action on the session's layout and return its bridge result.
+
+    The one place the KLayout side turns an action and its fields into a call: the panel's
+    controller (the engine's ``exec`` messages and its own buttons), the remote endpoint, the
+    ``klayout -b`` batch runner and the benchmark driver all come here.
+
+    Args:
+        session: where to run.
+        action: ``run_code``, ``insert_files``, ``undo`` or ``run_deck``; any other gets a failed
+            result (``BadRequest``).
+        payload: the action's fields (an ``exec`` message, a request body): ``code`` (run_code),
+            ``paths`` (insert_files), ``deck``, ``report``, ``deck_file`` (run_deck), and optional
+            ``workdir`` (run_code, run_deck) and ``description`` (the undo entry's name).
+    """
+    workdir = payload.get("workdir") or None
+    if action == "run_code":
+        return execute(session, payload.get("code", ""), workdir=workdir,
+                       description=payload.get("description") or "pic-copilot script")
+    if action == "insert_files":
+        return insert_layout_files(session, list(payload.get("paths") or []),
+                                   description=payload.get("description") or "pic-copilot insert")
+    if action == "undo":   # only the copilot's own last change (see Session.undo_copilot_change)
+        return session.undo_copilot_change()
+    if action == "run_deck":   # a KLayout DRC deck on the active cell: a report, the layout unchanged
+        from . import drc   # drc uses this module's guarded transaction
+
+        return drc.run_deck(session, payload.get("deck", ""), workdir=workdir,
+                            report=str(payload.get("report") or "drc_report.lyrdb"),
+                            deck_file=str(payload.get("deck_file") or "deck.lydrc"))
+    return {"ok": False, "exception": {"type": "BadRequest", "message": f"unknown bridge action {action!r}",
+                                       "traceback": ""}}
+
+
+def exec_result(exec_msg: dict, result: dict) -> dict:
+    """The ``exec_result`` message answering an ``exec`` (docs/PROTOCOL.md; the engine side's twin is
+    pic_copilot.bridges.jsonlines, which this stdlib + pya layer does not import)."""
+    return {"type": "exec_result", "id": exec_msg.get("id"), "exec_id": exec_msg.get("exec_id"), "result": result}

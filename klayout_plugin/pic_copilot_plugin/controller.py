@@ -9,7 +9,7 @@ import itertools
 
 import pya
 
-from . import bridge, drc
+from . import bridge
 from .engine_process import EngineProcess
 from .session_macro import SessionLog
 
@@ -223,19 +223,9 @@ class Controller:
                                                "message": "no layout is open in KLayout: open or create one first"}}
         selection = []
         try:
-            if action == "insert_files":
-                result = bridge.insert_layout_files(session, list(payload.get("paths") or []),
-                                                    description=payload.get("description") or "pic-copilot insert")
-            elif action == "undo":
-                result = session.undo_copilot_change()
-            elif action == "run_deck":   # a KLayout DRC deck on the open cell: a report, the layout unchanged
-                result = drc.run_deck(session, payload.get("deck", ""),
-                                      report=payload.get("report") or "drc_report.lyrdb",
-                                      deck_file=payload.get("deck_file") or "deck.lydrc")
-            else:
-                selection = session.selection()
-                result = bridge.execute(session, payload.get("code", ""),
-                                        description=payload.get("description") or "pic-copilot script")
+            if action == "run_code":
+                selection = session.selection()   # what the script saw, for the session macro's replay
+            result = bridge.dispatch(session, action, payload)
         except Exception as e:  # noqa: BLE001
             result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
         try:
@@ -250,13 +240,14 @@ class Controller:
         return result
 
     def _exec(self, msg: dict) -> None:
+        """Answer the engine's ``exec`` (job ``id``, call ``exec_id``) with the bridge result."""
         action = msg.get("action") or "run_code"
-        result = self.apply(action, msg, request_id=str(msg.get("request") or ""))
+        result = self.apply(action, msg, request_id=str(msg.get("id") or ""))
         self.last_exec = result
-        self.on_event({"type": "exec_done", "id": msg.get("id"), "request": msg.get("request"), "action": action,
+        self.on_event({"type": "exec_done", "id": msg.get("id"), "exec_id": msg.get("exec_id"), "action": action,
                        "result": result})
         if self.engine.running():
-            self.engine.send({"type": "exec_result", "id": msg.get("id"), "result": result})
+            self.engine.send(bridge.exec_result(msg, result))
 
     def _on_exit(self, code, reason: str) -> None:
         self.finished = True

@@ -5,7 +5,7 @@ on the port set by ``PIC_COPILOT_ENDPOINT_PORT`` / ``endpoint_port`` in the conf
 dialog, or by default on a free port the system picks (never one of the peers' 8765-8799 and 8082), and accepts a request only if it carries this session's random token
 (``secrets.token_urlsafe``, compared in constant time). The port and token are written to a
 discovery file (``<PIC_COPILOT_HOME or ~/.local/share/pic-copilot>/remote.json``, mode 0600) that
-is removed again when the endpoint stops. Scripts run through ``bridge.execute`` on the open
+is removed again when the endpoint stops. Each action runs through ``bridge.dispatch`` on the open
 layout, in one undoable transaction, exactly like the panel's own scripts.
 
 Protocol (HTTP/1.1, one request per connection, JSON bodies; see docs/MCP.md)::
@@ -33,7 +33,7 @@ import traceback
 
 import pya
 
-from . import bridge, drc
+from . import bridge
 from .paths import data_home
 
 PROTOCOL_VERSION = 1
@@ -363,38 +363,37 @@ class RemoteEndpoint:
         if not isinstance(code, str):
             return 400, {"ok": False, "error": "run_code needs {\"code\": \"...\"}"}
         workdir = args.get("workdir") if isinstance(args.get("workdir"), str) else None
-        return self._on_layout("run_code", lambda session: bridge.execute(
-            session, code, workdir=workdir, description="pic-copilot (outside tool)"))
+        return self._on_layout("run_code", {"code": code, "workdir": workdir,
+                                            "description": "pic-copilot (outside tool)"})
 
     def _insert_files(self, args: dict) -> tuple[int, dict]:
         paths = args.get("paths")
         if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
             return 400, {"ok": False, "error": "insert_files needs {\"paths\": [\"/abs/file.gds\", ...]}"}
-        return self._on_layout("insert_files", lambda session: bridge.insert_layout_files(
-            session, paths, description="pic-copilot insert (outside tool)"))
+        return self._on_layout("insert_files", {"paths": paths, "description": "pic-copilot insert (outside tool)"})
 
     def _run_deck(self, args: dict) -> tuple[int, dict]:
         deck = args.get("deck")
         if not isinstance(deck, str):
             return 400, {"ok": False, "error": "run_deck needs {\"deck\": \"...\"}"}
-        return self._on_layout("run_deck", lambda session: drc.run_deck(
-            session, deck, report=str(args.get("report") or "drc_report.lyrdb"),
-            deck_file=str(args.get("deck_file") or "deck.lydrc")))
+        return self._on_layout("run_deck", {"deck": deck, "report": args.get("report"),
+                                            "deck_file": args.get("deck_file")})
 
     def _undo(self, _args: dict) -> tuple[int, dict]:
-        return self._on_layout("undo", lambda session: session.undo_copilot_change())
+        return self._on_layout("undo", {})
 
-    def _on_layout(self, action: str, run) -> tuple[int, dict]:
-        """Run one bridge action on the open layout's session and record it; 409 when no layout is open.
+    def _on_layout(self, action: str, payload: dict) -> tuple[int, dict]:
+        """Run one bridge action on the open layout's session (bridge.dispatch) and record it; 409 when
+        no layout is open.
 
         Args:
-            action: the action's name, as the panel's request log shows it.
-            run: the action, called with the session; returns the bridge result.
+            action: the bridge action (its name is also what the panel's request log shows).
+            payload: its fields, checked by the caller.
         """
         session = self._session()
         if session is None:
             return self._no_layout()
-        result = run(session)
+        result = bridge.dispatch(session, action, payload)
         self._done(action, result)
         return 200, result
 

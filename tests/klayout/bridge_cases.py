@@ -3,6 +3,7 @@
 Writes a JSON object {case: {...observations...}} to the file named by the global `out`.
 """
 import json
+import os
 import sys
 import traceback
 
@@ -132,6 +133,34 @@ def undo_copilot_change_leaves_designer_edits_alone():
     return {"ran": r["ok"], "refused": not refused["ok"], "refused_msg": refused["message"],
             "designer_shape_kept": designer_shape_kept, "allowed": allowed["ok"],
             "restored": bridge.layout_fingerprint(s.layout) == h0}
+
+
+@case
+def dispatch_runs_every_action():
+    """bridge.dispatch: the one entry of the controller, the remote endpoint, the batch runner and bench.py."""
+    s = fresh()
+    h0 = bridge.layout_fingerprint(s.layout)
+    work = out + ".dispatch"  # noqa: F821
+    os.makedirs(work, exist_ok=True)
+    ran = bridge.dispatch(s, "run_code", {"code": "import os\nprint(os.getcwd() == workdir)\n"
+                                                  "cell.shapes(layout.layer(2, 0)).insert(pya.Box(0, 0, 9, 9))",
+                                          "workdir": work, "description": "pic-copilot dispatch test"})
+    named = s.manager.transaction_for_undo()
+    src = pya.Layout()  # noqa: F821
+    src.create_cell("INS").shapes(src.layer(4, 0)).insert(pya.Box(0, 0, 5, 5))  # noqa: F821
+    src.write(out + ".ins.gds")  # noqa: F821
+    inserted = bridge.dispatch(s, "insert_files", {"paths": [out + ".ins.gds"]})  # noqa: F821
+    undo_insert = bridge.dispatch(s, "undo", {})
+    undo_run = bridge.dispatch(s, "undo", {"ignored": True})
+    deck = bridge.dispatch(s, "run_deck", {"deck": "source($input)\nreport('t', $report)\n"
+                                                   "input(1, 0).width(2.um).output('W', 'narrow')\n",
+                                           "workdir": work + "-drc", "report": "t.lyrdb"})
+    unknown = bridge.dispatch(s, "format_disk", {})
+    msg = {"type": "exec", "id": "r3", "exec_id": "x-1", "action": "undo"}
+    return {"ran": ran["ok"], "stdout": ran["stdout"], "named": named, "inserted": inserted["inserted_cells"],
+            "undo_insert": undo_insert["ok"], "undo_run": undo_run["ok"], "restored": bridge.layout_fingerprint(s.layout) == h0,
+            "deck_ok": deck["ok"], "deck_report": deck.get("report_path"), "deck_exception": deck.get("exception"),
+            "unknown": unknown, "answer": bridge.exec_result(msg, {"ok": True})}
 
 
 with open(out, "w") as f:  # noqa: F821

@@ -11,12 +11,12 @@ needs the engine's Python runs here, in a child process of the KLayout driver:
 - ``generate``: the agent pipeline (:func:`pic_copilot.agents.run_request`) for one trial;
 - ``plot``: the pass-rate PNG (matplotlib).
 
-Protocol (one JSON object per line). Driver → worker: ``{"op", "id", ...}`` and
-``{"type": "exec_result", "exec_id", "result"}``. Worker → driver: ``{"type": "reply", "id", "result"}``,
-``{"type": "error", "id", "message", "traceback"}``, and while an op runs, zero or more
-``{"type": "exec", "id", "exec_id", "action": "run_code"|"insert_files"|"undo"|"run_deck", "code"|"paths"|"deck"}`` that the
-driver answers with ``exec_result`` (the bridge result of running it on its open layout).
-The worker writes nothing else to stdout (library output is redirected to stderr).
+Protocol (one JSON object per line). Driver → worker: ``{"op", "id", ...}``. Worker → driver:
+``{"type": "reply", "id", "result"}``, ``{"type": "error", "id", "message", "traceback"}``, and while
+an op runs, zero or more ``exec`` messages that the driver answers with ``exec_result`` (the bridge
+result of running it on its open layout): the engine's message shape, sent by the same
+:class:`pic_copilot.bridges.jsonlines.JsonLinesBridge` (``id`` is the op's). The worker writes
+nothing else to stdout (library output is redirected to stderr).
 """
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ import time
 import traceback
 from dataclasses import replace
 from pathlib import Path
+
+from pic_copilot.bridges.jsonlines import JsonLinesBridge
 
 CLIP = 4000
 _proto_out = None
@@ -58,37 +60,17 @@ def _slim(rep: dict | None) -> dict:
     return out
 
 
-class PipeBridge:
-    """The bridge protocol (run_code / insert_files) answered by the KLayout driver over the pipe."""
+def _driver_bridge(op_id, stdin):
+    """The Bridge of an interactive op: exec messages answered by the KLayout driver on its open layout.
 
-    def __init__(self, op_id, stdin):
-        self.op_id = op_id
-        self.stdin = stdin
-        self.n = 0
+    The op runs on the main thread, which is also the pipe's reader, so each call reads stdin itself
+    until its exec_result; the driver bounds the time (it kills a worker that stays silent too long).
+    """
+    def receive():
+        line = stdin.readline()
+        return json.loads(line) if line else None
 
-    def _call(self, action: str, **payload) -> dict:
-        self.n += 1
-        exec_id = f"{self.op_id}.{self.n}"
-        _send({"type": "exec", "id": self.op_id, "exec_id": exec_id, "action": action, **payload})
-        while True:
-            line = self.stdin.readline()
-            if not line:
-                raise RuntimeError("the KLayout driver closed the pipe")
-            msg = json.loads(line)
-            if msg.get("type") == "exec_result" and msg.get("exec_id") == exec_id:
-                return msg["result"]
-
-    def run_code(self, code: str) -> dict:
-        return self._call("run_code", code=code)
-
-    def insert_files(self, paths: list[str]) -> dict:
-        return self._call("insert_files", paths=[str(p) for p in paths])
-
-    def undo(self) -> dict:
-        return self._call("undo")
-
-    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
-        return self._call("run_deck", deck=deck, report=report, deck_file=deck_file)
+    return JsonLinesBridge(_send, op_id, receive=receive)
 
 
 # ---------------------------------------------------------------------------------------- ops
@@ -172,7 +154,7 @@ def op_execute(msg, stdin):
     """Run an interactive candidate the way the GUI does (execution.routing.execute with the driver as bridge)."""
     from pic_copilot.execution.routing import execute
 
-    bridge = PipeBridge(msg["id"], stdin)
+    bridge = _driver_bridge(msg["id"], stdin)
     try:
         rep = execute(msg["code"], msg.get("mode", "interactive"), bridge, timeout_s=float(msg.get("timeout_s", 120)))
     except Exception as e:  # noqa: BLE001 - reported as the candidate's failure
@@ -222,7 +204,7 @@ def op_generate(msg, stdin):
         if not r.ok:
             raise RuntimeError(f"setup.py failed: {r.exception}")
         inputs = {str(f.relative_to(state)): str(f) for f in state.rglob("*") if f.is_file()}
-    bridge = PipeBridge(msg["id"], stdin) if task["mode"] == "interactive" else None
+    bridge = _driver_bridge(msg["id"], stdin) if task["mode"] == "interactive" else None
     io = NullIO(bridge=bridge)
     timer = threading.Timer(float(opts.get("gen_timeout_s", 1200)), io.cancel.set)
     timer.start()

@@ -1,13 +1,15 @@
 """How the engine reaches KLayout: the :class:`Bridge` protocol and its implementations.
 
-- the plugin over the engine's JSON-lines channel (``PluginBridge``, pic_copilot.frontends.engine);
+- :mod:`.jsonlines`: ``exec`` / ``exec_result`` messages over a JSON-lines channel (``JsonLinesBridge``),
+  for the engine process (answered by the plugin) and the benchmark worker (answered by bench.py);
 - :mod:`.klayout_batch`: ``klayout -b`` on a layout kept in a GDS file (``pic-copilot ask
   --mode interactive`` without a KLayout GUI), with its in-KLayout script ``klayout_batch_runner.py``;
 - :mod:`.remote_client`: a running KLayout's remote endpoint (MCP, ``pic-copilot ask`` with a GUI);
 - :mod:`.cookbook_runner`: cookbook recipes run where they belong (sandbox, ``klayout -b`` through
   ``cookbook_runner_klayout.py``, KLayout's DRC engine) and checked against their contracts.
 
-Every implementation runs scripts through klayout_plugin/pic_copilot_plugin/bridge.py inside KLayout.
+Every implementation runs scripts through klayout_plugin/pic_copilot_plugin/bridge.py inside KLayout
+(its ``dispatch(session, action, payload)``).
 stdlib only (the contracts module, imported by the KLayout-side benchmark driver, imports this).
 """
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Globals from -rd: root (package root), layout_file (GDS kept between calls; created if missing),
 request (JSON file: {"action": "run_code"|"insert_files"|"run_deck", "code"?, "paths"?, "deck"?, "report"?,
-"deck_file"?, "workdir"?}), out (result JSON file).
+"deck_file"?, "workdir"?}), out (result JSON file). The request runs through the plugin's
+``bridge.dispatch``, like the panel's, the remote endpoint's and the benchmark's.
 """
 import json
 import os
@@ -23,15 +24,7 @@ try:
     if os.path.exists(layout_file) and os.path.getsize(layout_file) > 0:  # noqa: F821
         ly.read(layout_file)  # noqa: F821
     session = bridge.Session(ly, manager=mgr, filename=layout_file)  # noqa: F821
-    if req["action"] == "run_code":
-        result = bridge.execute(session, req["code"], workdir=req.get("workdir") or None)
-    elif req["action"] == "run_deck":
-        from pic_copilot_plugin import drc  # noqa: E402
-
-        result = drc.run_deck(session, req["deck"], workdir=req.get("workdir") or None,
-                              report=req.get("report") or "drc_report.lyrdb", deck_file=req.get("deck_file") or "deck.lydrc")
-    else:
-        result = bridge.insert_layout_files(session, req["paths"])
+    result = bridge.dispatch(session, req["action"], req)
     if result.get("ok"):
         opts = pya.SaveLayoutOptions()
         opts.write_context_info = False

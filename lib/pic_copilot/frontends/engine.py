@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 import traceback
-import uuid
 from dataclasses import replace
 
 from .. import __version__
@@ -20,8 +19,9 @@ from ..config import Settings, load_settings
 from ..llm import LLMError, make_client
 from ..execution.routing import changed_layout
 from ..contracts import Outcome, Request
+from ..bridges.jsonlines import CancelledError, JsonLinesBridge, exec_result
 
-EXEC_TIMEOUT_S = 600.0
+EXEC_TIMEOUT_S = 600.0   # an exec the plugin has not answered by then fails the job
 
 
 from ..redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - the one scrubber
@@ -42,64 +42,10 @@ class Channel:
             self._out.flush()
 
 
-class PluginBridge:
-    """The Bridge protocol over the JSON-lines channel: asks the plugin to run code in KLayout."""
-
-    def __init__(self, channel: Channel, request_id: str, cancel: threading.Event):
-        self.channel = channel
-        self.request_id = request_id
-        self.cancel = cancel
-        self._waiting: dict[str, tuple[threading.Event, list]] = {}
-        self._lock = threading.Lock()
-
-    def _call(self, action: str, payload: dict) -> dict:
-        if self.cancel.is_set():
-            raise CancelledError("request cancelled")
-        exec_id = "x-" + uuid.uuid4().hex[:10]
-        done, box = threading.Event(), []
-        with self._lock:
-            self._waiting[exec_id] = (done, box)
-        self.channel.send({"type": "exec", "id": exec_id, "request": self.request_id, "action": action, **payload})
-        deadline = time.monotonic() + EXEC_TIMEOUT_S
-        while not done.wait(0.1):
-            if self.cancel.is_set():
-                raise CancelledError("request cancelled while KLayout was running the script")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"KLayout did not answer the {action} request within {EXEC_TIMEOUT_S:.0f} s")
-        with self._lock:
-            self._waiting.pop(exec_id, None)
-        return box[0]
-
-    def deliver(self, exec_id: str, result: dict) -> bool:
-        with self._lock:
-            entry = self._waiting.get(exec_id)
-        if entry is None:
-            return False
-        entry[1].append(result)
-        entry[0].set()
-        return True
-
-    def run_code(self, code: str) -> dict:
-        return self._call("run_code", {"code": code})
-
-    def insert_files(self, paths: list[str]) -> dict:
-        return self._call("insert_files", {"paths": paths})
-
-    def undo(self) -> dict:
-        return self._call("undo", {})
-
-    def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
-        return self._call("run_deck", {"deck": deck, "report": report, "deck_file": deck_file})
-
-
-class CancelledError(RuntimeError):
-    pass
-
-
 class ChannelIO:
     """PipelineIO that turns pipeline events into protocol messages."""
 
-    def __init__(self, channel: Channel, request_id: str, bridge: PluginBridge | None, cancel: threading.Event):
+    def __init__(self, channel: Channel, request_id: str, bridge: JsonLinesBridge | None, cancel: threading.Event):
         self.channel = channel
         self.request_id = request_id
         self.bridge = bridge
@@ -188,7 +134,7 @@ class Engine:
             self._start_job(msg, "fix", self._fix)
         elif t == "exec_result":
             for job in list(self._jobs.values()):
-                if job["bridge"] is not None and job["bridge"].deliver(msg.get("id", ""), msg.get("result") or {}):
+                if job["bridge"] is not None and job["bridge"].deliver(msg.get("exec_id", ""), msg.get("result") or {}):
                     break
         elif t == "cancel":
             self._cancel(str(msg.get("id", "")))
@@ -225,6 +171,10 @@ class Engine:
             return True
         return False
 
+    def _plugin_bridge(self, job_id: str, cancel: threading.Event) -> JsonLinesBridge:
+        """The bridge of an interactive job: exec messages to the plugin, answered via handle("exec_result")."""
+        return JsonLinesBridge(self.channel.send, job_id, cancel, timeout_s=EXEC_TIMEOUT_S)
+
     def _spawn(self, job_id: str, job: dict, target) -> None:
         job.setdefault("reported", False)
         job["thread"] = threading.Thread(target=target, args=(job,), daemon=True, name=f"{job['kind']}-{job_id}")
@@ -255,7 +205,7 @@ class Engine:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request", "message": str(e)})
             return
         cancel = threading.Event()
-        bridge = PluginBridge(self.channel, request.id, cancel) if request.mode == "interactive" else None
+        bridge = self._plugin_bridge(request.id, cancel) if request.mode == "interactive" else None
         job = {"cancel": cancel, "bridge": bridge, "request": request, "outcome": None, "kind": "request"}
         self._spawn(request.id, job, self._run)
 
@@ -274,7 +224,7 @@ class Engine:
             return
         cancel = threading.Event()
         interactive = kind == "fix" and msg.get("mode", self.settings.mode) == "interactive"
-        job = {"cancel": cancel, "bridge": PluginBridge(self.channel, job_id, cancel) if interactive else None,
+        job = {"cancel": cancel, "bridge": self._plugin_bridge(job_id, cancel) if interactive else None,
                "request": None, "outcome": None, "kind": kind, "msg": msg}
         self._spawn(job_id, job, target)
 
@@ -440,7 +390,7 @@ def run_job(msg: dict, bridge=None, on_event=None, settings: Settings | None = N
             except queue.Empty:
                 continue
             if m.get("type") == "exec":
-                engine.handle({"type": "exec_result", "id": m["id"], "result": _answer_exec(bridge, m)})
+                engine.handle(exec_result(m, _answer_exec(bridge, m)))
                 continue
             if m.get("type") in TERMINAL and m.get("id") in (job_id, None):
                 return m
