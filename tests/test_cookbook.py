@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from pic_copilot.checks.output_contract import ContractError, OutputContract
+from pic_copilot.execution.report import ExecutionReport
 from pic_copilot.retrieval import cookbook as cb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -304,7 +305,7 @@ HOLDS = {"files": ["a.gds"], "cells": ["A", "SUB"], "layers": ["1/0", "5/0"], "c
 
 def test_contract_holds_on_a_matching_report():
     c = OutputContract.from_dict(HOLDS)
-    assert c.check(REPORT) == []
+    assert c.check(ExecutionReport.from_dict(REPORT)) == []
     assert OutputContract.from_dict(c.to_dict()) == c and c.can_fail() and not OutputContract().can_fail()
 
 
@@ -331,12 +332,13 @@ def test_contract_holds_on_a_matching_report():
     ("bbox", {"Q": [0, 0, 1, 1]}, "no bounding box known for cell 'Q'"),
 ])
 def test_each_contract_field_can_fail(field, value, message):
-    v = OutputContract.from_dict({field: value}).check(REPORT)
+    v = OutputContract.from_dict({field: value}).check(ExecutionReport.from_dict(REPORT))
     assert len(v) == 1 and message in v[0], v
 
 
 def test_contract_reports_a_failed_script_and_bad_tables():
-    v = OutputContract.from_dict({"cells": ["A"]}).check({"ok": False, "exception": {"type": "NameError", "message": "x"}, "files": []})
+    v = OutputContract.from_dict({"cells": ["A"]}).check(
+        ExecutionReport(ok=False, exception={"type": "NameError", "message": "x"}, files=[]))
     assert v[0] == "the script failed: NameError: x" and "no layout was written or open" in v[1]
     for bad, msg in [({"csv_columns": {"a.csv": "name"}}, "csv_columns must be a table"), ({"cells": "A"}, "cells must be a list"),
                      ({"bbox": {"A": [0, 1]}}, "bbox must be a table"), ({"shapes": {"1/0": -1}}, "shapes must be a table")]:

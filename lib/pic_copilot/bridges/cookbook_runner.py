@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..execution.report import ExecutionReport
 from ..retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, parse_recipe, write_fixture_gds
 
 KLAYOUT_RUNNER = Path(__file__).with_name("cookbook_runner_klayout.py")
@@ -400,7 +401,7 @@ def run_recipes(recipes: list[Recipe], work: str | Path | None = None, lanes: in
     by_id = {r.id: r for r in recipes}
     for rid, run in results.items():
         r = by_id[rid]
-        run.violations = r.expect.check(run.report) + lint_recipe(r)
+        run.violations = r.expect.check(ExecutionReport.from_dict(run.report)) + lint_recipe(r)
     news = [results[r.id] for r in recipes if r.kind == "new" and r.id in results]
     _read_new_layouts(news, work / "new")
     for run in news:
