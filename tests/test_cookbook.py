@@ -76,7 +76,7 @@ def cookbook_runs(tmp_path_factory, test_output):
 def test_recipe_runs_and_meets_its_expectations(recipe_id, cookbook_runs):
     run = cookbook_runs[recipe_id]
     assert run.ok, run.explain()
-    assert (run.report.get("stdout") or "").strip(), f"{recipe_id}: a recipe prints a one-line summary of what it made or measured"
+    assert (run.report.stdout or "").strip(), f"{recipe_id}: a recipe prints a one-line summary of what it made or measured"
 
 
 def _known_api_ids() -> set[str]:
@@ -403,8 +403,8 @@ def test_good_sample_of_every_kind_passes(sample_runs):
     for run in good.values():
         assert run.ok, run.explain()
     edit = good["cookbook.edit.add_box_edit"].report
-    assert edit["where"] == "klayout" and edit["summary"]["cell_shapes"] == {"1/0": 1, "2/0": 2, "5/0": 1}
-    new = good["cookbook.layout.mmi_new"].report["klayout_read"]
+    assert edit.where == "klayout" and edit.summary["cell_shapes"] == {"1/0": 1, "2/0": 2, "5/0": 1}
+    new = good["cookbook.layout.mmi_new"].report.extra["klayout_read"]
     assert new["ok"] and "MMI_SELFTEST" in new["open_layout"]["cells"]
 
 
@@ -423,7 +423,7 @@ def test_broken_code_fails(rel, sample_runs):
     run = sample_runs[rid]
     assert not run.ok and any(BROKEN_CODE[rel][1] in v for v in run.violations), run.explain()
     if rel.startswith("edit/"):   # the bridge rolled the failed edit back
-        assert run.report["rolled_back"] and run.report["rollback_exact"]
+        assert run.report.rolled_back and run.report.rollback_exact
 
 
 def test_lint_rules():
