@@ -249,6 +249,7 @@ def test_a_new_unplaced_cell_nobody_asked_for_becomes_the_active_cell():
 
 def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
     from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
 
     code = ('import gdsfactory as gf\ncell_name = "RIB2"\nc = gf.Component(cell_name)\n'
             'c.write_gds("rib2.gds", with_metadata=False)\nopen("notes.txt", "w").write("rib2.gds")\n'
@@ -256,7 +257,7 @@ def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
     contract = OutputContract(files=["rib.gds"], cells=["RIB"])
     layout = {"path": "rib2.gds", "kind": "layout", "summary": {"top_cells": [{"name": "RIB2"}], "cell_names": ["RIB2"]}}
     report = {"ok": True, "files": [layout, {"path": "notes.txt", "kind": "text"}]}
-    fixed, done = fixes.rename_outputs(code, contract, report)
+    fixed, done = fixes.rename_outputs(code, contract, ExecutionReport.from_dict(report))
     assert 'cell_name = "RIB"' not in fixed and "cell_name = 'RIB'" in fixed
     assert "c.write_gds('rib.gds', with_metadata=False)" in fixed
     assert 'print(f"wrote rib2.gds for {cell_name}")' in fixed        # f-strings are left alone
@@ -266,12 +267,12 @@ def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
     assert fixed.count("rib2.gds") == 1
     # nothing when the evidence is ambiguous: two unrequested layouts, or the requested one was written
     two = {**report, "files": [layout, {**layout, "path": "other.gds"}]}
-    assert "rib2.gds" not in fixes.output_renames(contract, two)
+    assert "rib2.gds" not in fixes.output_renames(contract, ExecutionReport.from_dict(two))
     ok = {**report, "files": [{**layout, "path": "rib.gds"}]}
-    assert "rib.gds" not in fixes.output_renames(contract, ok).values()
+    assert "rib.gds" not in fixes.output_renames(contract, ExecutionReport.from_dict(ok)).values()
     # a name the script builds at run time has no literal to rename
     assert fixes.rename_outputs('n = 2\nopen(f"rib{n}.gds", "w")\n', OutputContract(files=["rib.gds"]),
-                                {"files": [{"path": "rib2.gds"}]}) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])
+                                ExecutionReport(files=[{"path": "rib2.gds"}])) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])
 
 
 def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):

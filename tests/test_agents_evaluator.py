@@ -4,29 +4,30 @@ import re
 import pytest
 
 from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, missing_outputs
+from pic_copilot.execution.report import ExecutionReport
 
 
 def test_llm_objection_about_a_file_the_run_wrote_is_overruled():
-    rep = {"ok": True, "files": [{"path": "mmi1x2.gds"}]}
+    rep = ExecutionReport.from_dict({"ok": True, "files": [{"path": "mmi1x2.gds"}]})
     assert contradicted_by_run("Write the component to mmi1x2.gds, the file name the designer asked for.", rep)
     assert not contradicted_by_run("Write it to other.gds", rep, ["other.gds"])
     # a file nobody asked for (copied from an example) is not a reason to revise
     assert contradicted_by_run("Write the component to mmi2x2.gds, the file name the designer asked for.", rep,
                                ["mmi1x2.gds"])
     assert not contradicted_by_run("Make the taper longer", rep)
-    assert not contradicted_by_run("Write mmi1x2.gds", {"ok": False, "files": [{"path": "mmi1x2.gds"}]})
+    assert not contradicted_by_run("Write mmi1x2.gds", ExecutionReport.from_dict({"ok": False, "files": [{"path": "mmi1x2.gds"}]}))
 
 
 def test_failed_run_sends_traceback_to_programmer():
-    d = from_execution({"ok": False, "exception": {"type": "KeyError", "message": "'out1'",
-                                                   "traceback": "Traceback ...\nKeyError: 'out1'"}})
+    d = from_execution(ExecutionReport.from_dict({"ok": False, "exception": {"type": "KeyError", "message": "'out1'",
+                                                   "traceback": "Traceback ...\nKeyError: 'out1'"}}))
     assert d["target"] == "programmer" and "KeyError: 'out1'" in d["instructions"]
 
 
 def test_missing_requested_output():
-    d = missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "a.gds"}]}, ["b.gds"])
+    d = missing_outputs(ExecutionReport.from_dict({"ok": True, "where": "sandbox", "files": [{"path": "a.gds"}]}), ["b.gds"])
     assert d is not None and "b.gds" in d["instructions"]
-    assert missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "b.gds"}]}, ["b.gds"]) is None
+    assert missing_outputs(ExecutionReport.from_dict({"ok": True, "where": "sandbox", "files": [{"path": "b.gds"}]}), ["b.gds"]) is None
 
 
 def test_interactive_plan_drops_a_step_that_only_places_an_earlier_file():
@@ -42,7 +43,8 @@ def test_interactive_plan_drops_a_step_that_only_places_an_earlier_file():
 
 
 def test_missing_output_instructions_say_how_to_write_it():
-    d = missing_outputs({"ok": True, "where": "sandbox", "files": [{"path": "mmi.gds"}]}, ["mmi.gds", "drc.json"])
+    d = missing_outputs(ExecutionReport.from_dict({"ok": True, "where": "sandbox", "files": [{"path": "mmi.gds"}]}),
+                        ["mmi.gds", "drc.json"])
     assert "drc.json" in d["instructions"] and "json.dump" in d["instructions"]
 
 

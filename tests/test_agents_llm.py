@@ -31,7 +31,7 @@ def _run(prompt: str):
 def test_mmi_request_is_accepted(local_llm):
     out = _run("create a 1x2 MMI splitter with gdsfactory and write it to mmi.gds")
     assert out.ok, f"{out.message}\n{out.script}"
-    files = {f["path"]: f for f in out.execution.get("files", [])}
+    files = {f["path"]: f for f in out.execution.files or []}
     assert "mmi.gds" in files
     print(f"\nrounds {out.rounds}, usage {out.usage}")
 
@@ -58,6 +58,6 @@ def test_composite_layout_and_drc_request_runs_end_to_end(local_llm):
     assert rec["status"] in ("accepted", "rejected")
     assert "drc.json" in [o for s in rec["plan"]["subtasks"] for o in s["outputs"]]
     if out.ok:
-        files = {f["path"] for f in out.execution.get("files", [])}
+        files = {f["path"] for f in out.execution.files or []}
         assert {"mmi.gds", "drc.json"} <= files, files
     print(f"\naccepted={out.ok} rounds {out.rounds}, usage {out.usage}")

@@ -117,7 +117,7 @@ def test_runtime_error_traceback_reaches_programmer_then_accepted(executed):
     assert len(executed) == 2
     for stage in ("plan", "query", "retrieve", "generate", "check", "execute", "evaluate"):
         assert stage in io.stages(), stage
-    assert out.execution["ok"] and "value 1" in out.execution["stdout"]
+    assert out.execution.ok and "value 1" in out.execution.stdout
 
 
 def test_cell_name_the_designer_gave_is_enforced_before_the_llm_judge(executed):

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from pic_copilot.checks.output_contract import ContractError, OutputContract
+from pic_copilot.execution.report import ExecutionReport
 from pic_copilot.retrieval import cookbook as cb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +76,7 @@ def cookbook_runs(tmp_path_factory, test_output):
 def test_recipe_runs_and_meets_its_expectations(recipe_id, cookbook_runs):
     run = cookbook_runs[recipe_id]
     assert run.ok, run.explain()
-    assert (run.report.get("stdout") or "").strip(), f"{recipe_id}: a recipe prints a one-line summary of what it made or measured"
+    assert (run.report.stdout or "").strip(), f"{recipe_id}: a recipe prints a one-line summary of what it made or measured"
 
 
 def _known_api_ids() -> set[str]:
@@ -304,7 +305,7 @@ HOLDS = {"files": ["a.gds"], "cells": ["A", "SUB"], "layers": ["1/0", "5/0"], "c
 
 def test_contract_holds_on_a_matching_report():
     c = OutputContract.from_dict(HOLDS)
-    assert c.check(REPORT) == []
+    assert c.check(ExecutionReport.from_dict(REPORT)) == []
     assert OutputContract.from_dict(c.to_dict()) == c and c.can_fail() and not OutputContract().can_fail()
 
 
@@ -331,12 +332,13 @@ def test_contract_holds_on_a_matching_report():
     ("bbox", {"Q": [0, 0, 1, 1]}, "no bounding box known for cell 'Q'"),
 ])
 def test_each_contract_field_can_fail(field, value, message):
-    v = OutputContract.from_dict({field: value}).check(REPORT)
+    v = OutputContract.from_dict({field: value}).check(ExecutionReport.from_dict(REPORT))
     assert len(v) == 1 and message in v[0], v
 
 
 def test_contract_reports_a_failed_script_and_bad_tables():
-    v = OutputContract.from_dict({"cells": ["A"]}).check({"ok": False, "exception": {"type": "NameError", "message": "x"}, "files": []})
+    v = OutputContract.from_dict({"cells": ["A"]}).check(
+        ExecutionReport(ok=False, exception={"type": "NameError", "message": "x"}, files=[]))
     assert v[0] == "the script failed: NameError: x" and "no layout was written or open" in v[1]
     for bad, msg in [({"csv_columns": {"a.csv": "name"}}, "csv_columns must be a table"), ({"cells": "A"}, "cells must be a list"),
                      ({"bbox": {"A": [0, 1]}}, "bbox must be a table"), ({"shapes": {"1/0": -1}}, "shapes must be a table")]:
@@ -401,8 +403,8 @@ def test_good_sample_of_every_kind_passes(sample_runs):
     for run in good.values():
         assert run.ok, run.explain()
     edit = good["cookbook.edit.add_box_edit"].report
-    assert edit["where"] == "klayout" and edit["summary"]["cell_shapes"] == {"1/0": 1, "2/0": 2, "5/0": 1}
-    new = good["cookbook.layout.mmi_new"].report["klayout_read"]
+    assert edit.where == "klayout" and edit.summary["cell_shapes"] == {"1/0": 1, "2/0": 2, "5/0": 1}
+    new = good["cookbook.layout.mmi_new"].report.extra["klayout_read"]
     assert new["ok"] and "MMI_SELFTEST" in new["open_layout"]["cells"]
 
 
@@ -421,7 +423,7 @@ def test_broken_code_fails(rel, sample_runs):
     run = sample_runs[rid]
     assert not run.ok and any(BROKEN_CODE[rel][1] in v for v in run.violations), run.explain()
     if rel.startswith("edit/"):   # the bridge rolled the failed edit back
-        assert run.report["rolled_back"] and run.report["rollback_exact"]
+        assert run.report.rolled_back and run.report.rollback_exact
 
 
 def test_lint_rules():

@@ -129,8 +129,8 @@ def test_a_wrong_deck_goes_back_with_klayouts_error_and_the_fixed_deck_is_accept
     assert "DRCError" in text and "line 6" in text and "undefined method `spacing' for a layer" in text, text
     assert "Did you mean?" in text
     ex = out.execution
-    assert ex["where"] == "sandbox" and ex["deck"]["categories"] == {"WG.W.1": 1, "WG.S.1": 1}
-    assert ex["deck"]["report"] == "wg.lyrdb" and {"wg.lyrdb", "deck.lydrc"} <= {f["path"] for f in ex["files"]}
+    assert ex.where == "sandbox" and ex.deck["categories"] == {"WG.W.1": 1, "WG.S.1": 1}
+    assert ex.deck["report"] == "wg.lyrdb" and {"wg.lyrdb", "deck.lydrc"} <= {f["path"] for f in ex.files}
     judged = next(b for b in reqs if "Evaluate this result" in user_text(b))
     assert "```ruby" in user_text(judged) and "wg.lyrdb: 2 marker(s): WG.W.1 = 1, WG.S.1 = 1" in user_text(judged)
 
@@ -172,15 +172,15 @@ def test_a_deck_runs_on_the_open_layout_in_interactive_mode(gds, tmp_path):
     finally:
         bridge.close()
     assert out.ok, out.message
-    assert out.execution["where"] == "klayout-drc" and out.execution["deck"]["categories"] == {"WG.W.1": 1, "WG.S.1": 1}
-    assert not out.execution["changes"]["changed"]   # a deck never edits the open layout (nothing to undo)
+    assert out.execution.where == "klayout-drc" and out.execution.deck["categories"] == {"WG.W.1": 1, "WG.S.1": 1}
+    assert not out.execution.changes["changed"]   # a deck never edits the open layout (nothing to undo)
     assert any("running the DRC deck on the open layout" in e[1] for e in io.events)
 
 
 def test_the_zero_shot_baseline_asks_for_a_deck_too(gds):
     steps = [{"match": "Write the script", "content": ruby(GOOD)}]
     out, _, reqs = run(steps, inputs={"in.gds": str(gds)}, config="zero-shot")
-    assert out.ok and out.execution["deck"]["items"] == 2
+    assert out.ok and out.execution.deck["items"] == 2
     system = reqs[0]["messages"][0]["content"]
     assert "KLayout DRC decks" in system and "Layers: `wg = input(1, 0)`" not in system   # no domain rules
 

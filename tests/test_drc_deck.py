@@ -107,16 +107,16 @@ def test_klayout_error_names_the_line_and_keeps_klayouts_words():
 def test_a_deck_runs_in_the_sandbox_and_its_report_is_summarised(tmp_path):
     gds = _layout(tmp_path / "in.gds")
     rep = execute(DECK, "sandbox", None, inputs={"in.gds": str(gds)}, expected_files=["wg_rules.lydrc", "wg.lyrdb"])
-    assert rep["ok"], rep.get("exception")
-    assert rep["where"] == "sandbox" and rep["isolation"] == "full", rep.get("isolation_detail")
-    assert rep["deck"]["categories"] == {"WG.W.1": 1, "WG.S.1": 1, "WG.A.1": 1} and rep["deck"]["items"] == 3
-    assert rep["deck"]["file"] == "wg_rules.lydrc" and rep["deck"]["input"] == "in.gds"
-    by_path = {f["path"]: f for f in rep["files"]}
+    assert rep.ok, rep.exception
+    assert rep.where == "sandbox" and rep.isolation == "full", rep.isolation_detail
+    assert rep.deck["categories"] == {"WG.W.1": 1, "WG.S.1": 1, "WG.A.1": 1} and rep.deck["items"] == 3
+    assert rep.deck["file"] == "wg_rules.lydrc" and rep.deck["input"] == "in.gds"
+    by_path = {f["path"]: f for f in rep.files}
     assert by_path["wg.lyrdb"]["summary"]["items_per_category"] == {"WG.W.1": 1, "WG.S.1": 1, "WG.A.1": 1}
     assert "wg_rules.lydrc" in by_path   # the deck file is one of the run's outputs
-    assert "wg.lyrdb: 3 marker(s): WG.W.1 = 1, WG.S.1 = 1, WG.A.1 = 1" in rep["stdout"]
+    assert "wg.lyrdb: 3 marker(s): WG.W.1 = 1, WG.S.1 = 1, WG.A.1 = 1" in rep.stdout
     # the saved .lydrc runs as it is with the KLayout binary (the way the designer will run it)
-    deck_file = Path(rep["workdir"]) / "wg_rules.lydrc"
+    deck_file = Path(rep.workdir) / "wg_rules.lydrc"
     assert deck_file.read_text().startswith("<?xml") and drc_deck.deck_text(deck_file.read_text()) == DECK
     shutil.copy(deck_file, tmp_path / "saved.lydrc")
     p = subprocess.run(["klayout", "-b", "-r", str(tmp_path / "saved.lydrc"), "-rd", f"input={gds}",
@@ -130,24 +130,24 @@ def test_a_wrong_deck_gives_klayouts_error_with_the_line(tmp_path):
     gds = _layout(tmp_path / "in.gds")
     wrong = DECK.replace("wg.space(0.3.um)", "wg.spacing(0.3.um)")
     rep = execute(wrong, "sandbox", None, inputs={"in.gds": str(gds)})
-    assert not rep["ok"]
-    exc = rep["exception"]
+    assert not rep.ok
+    exc = rep.exception
     assert exc["type"] == "DRCError" and exc["line"] == 6
     assert exc["message"].startswith('line 6 `wg.spacing(0.3.um).output("WG.S.1", "waveguide space < 0.3 um")`: '
                                      "undefined method `spacing' for a layer"), exc["message"]
     assert "deck.lydrc:6" in exc["traceback"]   # KLayout's own trace
     syntax = execute(DECK.replace("wg.width(0.5.um)", "wg.width(0.5.um))"), "sandbox", None, inputs={"in.gds": str(gds)})
-    assert not syntax["ok"] and syntax["exception"]["message"].startswith("line 5 ") and "syntax error" in syntax["exception"]["message"]
+    assert not syntax.ok and syntax.exception["message"].startswith("line 5 ") and "syntax error" in syntax.exception["message"]
 
 
 @needs_klayout
 def test_a_deck_without_report_or_input_is_told_what_is_missing(tmp_path):
     rep = execute("source($input)\nwg = input(1, 0)\nwg.width(0.5.um).output(100, 0)\n", "sandbox", None)
-    assert not rep["ok"] and "wrote no report database" in rep["exception"]["message"]
-    assert "report(\"<description>\", $report)" in rep["exception"]["message"]
-    assert "ran on an empty layout" in rep["stdout"]
+    assert not rep.ok and "wrote no report database" in rep.exception["message"]
+    assert "report(\"<description>\", $report)" in rep.exception["message"]
+    assert "ran on an empty layout" in rep.stdout
     rep = execute("wg = input(1, 0)\nwg.width(0.5.um).output(\"w\")\n", "sandbox", None)
-    assert not rep["ok"] and rep["exception"]["message"].startswith("line 1 `wg = input(1, 0)`: 'input': No layout loaded")
+    assert not rep.ok and rep.exception["message"].startswith("line 1 `wg = input(1, 0)`: 'input': No layout loaded")
 
 
 @needs_klayout
@@ -159,13 +159,13 @@ def test_a_deck_runs_on_the_open_layout_through_the_batch_bridge(tmp_path):
     bridge = KlayoutBatchBridge(layout_file=layout, workdir=tmp_path / "work")
     try:
         rep = execute(DECK, "interactive", bridge, expected_files=["wg.lyrdb"])
-        assert rep["ok"], rep.get("exception")
-        assert rep["where"] == "klayout-drc" and not rep["changes"]["changed"]
-        assert rep["deck"]["categories"] == {"WG.W.1": 1, "WG.S.1": 1, "WG.A.1": 1}
+        assert rep.ok, rep.exception
+        assert rep.where == "klayout-drc" and not rep.changes["changed"]
+        assert rep.deck["categories"] == {"WG.W.1": 1, "WG.S.1": 1, "WG.A.1": 1}
         assert (tmp_path / "work" / "wg.lyrdb").exists() and (tmp_path / "work" / "deck.lydrc").exists()
         bad = execute(DECK.replace("wg.width(0.5.um)", "wg.width(0.5.um))"), "interactive", bridge)
-        assert not bad["ok"] and bad["exception"]["type"] == "DRCError" and "syntax error" in bad["exception"]["message"]
-        assert bad["exception"]["line"] == 5
+        assert not bad.ok and bad.exception["type"] == "DRCError" and "syntax error" in bad.exception["message"]
+        assert bad.exception["line"] == 5
     finally:
         bridge.close()
     from pic_copilot.sandbox.summary import summarize_layout
@@ -258,14 +258,14 @@ def test_certain_deck_fixes_make_a_literal_source_and_a_two_layer_space_run(tmp_
     bad = ('source("input.gds")\nreport("heater rules", "heater_report.lyrdb")\ncore = input(1, 0)\nheater = input(11, 0)\n'
            'heater.space(core, 1.5.um).output("HTR.WG", "heater to core < 1.5 um")\n'
            'heater.space(2.0.um, projection).output("HTR.S", "heater space < 2 um")\n')
-    assert not execute(bad, "sandbox", None, inputs={"in.gds": str(gds)})["ok"]
+    assert not execute(bad, "sandbox", None, inputs={"in.gds": str(gds)}).ok
     fixed, done = drc_deck.certain_fixes(bad, request)
     assert len(done) == 3, done
     assert fixed.startswith("source($input)\nreport(\"heater rules\", $report)\n")
     assert "heater.separation(core, 1.5.um)" in fixed and "heater.space(2.0.um, projection)" in fixed
     rep = execute(fixed, "sandbox", None, inputs={"in.gds": str(gds)}, expected_files=["r.lyrdb"])
-    assert rep["ok"], rep.get("exception")
-    assert rep["deck"]["categories"] == {"HTR.WG": 1, "HTR.S": 0}, rep["deck"]
+    assert rep.ok, rep.exception
+    assert rep.deck["categories"] == {"HTR.WG": 1, "HTR.S": 0}, rep.deck
     # without the -rd convention in the request the literal names are the designer's
     assert drc_deck.certain_fixes(bad, "write a deck that checks input.gds")[0].startswith('source("input.gds")')
 

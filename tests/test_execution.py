@@ -31,8 +31,8 @@ def test_written_gds_is_inserted_and_its_compatible_copy_removed(tmp_path, monke
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     bridge = InsertRecordingBridge()
     rep = execute(GF_SCRIPT, "interactive", bridge, timeout_s=120)
-    assert rep["ok"], rep.get("exception")
-    assert rep["where"] == "sandbox+insert" and rep["inserted_cells"] == ["straight"]
+    assert rep.ok, rep.exception
+    assert rep.where == "sandbox+insert" and rep.inserted_cells == ["straight"]
     [[(path, readable)]] = bridge.inserts
     assert readable and path.startswith(str(tmp_path)) and path.endswith("wg.gds")
     assert not list(tmp_path.glob("pic-copilot-insert-*"))  # the copy lived only until KLayout read it
@@ -41,4 +41,4 @@ def test_written_gds_is_inserted_and_its_compatible_copy_removed(tmp_path, monke
 def test_a_script_that_writes_no_layout_file_is_not_inserted():
     bridge = InsertRecordingBridge()
     rep = execute("import gdsfactory as gf\nprint(gf.__version__)\n", "interactive", bridge, timeout_s=120)
-    assert not rep["ok"] and rep["exception"]["type"] == "NoLayoutOutput" and bridge.inserts == []
+    assert not rep.ok and rep.exception["type"] == "NoLayoutOutput" and bridge.inserts == []

@@ -77,9 +77,9 @@ def test_interactive_edit_example_runs_on_the_open_layout(task, code, gds, tmp_p
     bridge = KlayoutBatchBridge(layout_file=work, workdir=tmp_path / "work")
     try:
         rep = execute(code, "interactive", bridge)
-        assert rep["ok"], rep.get("exception")
-        assert rep["where"] == "klayout"
-        assert rep["stdout"].strip(), "an example shows the programmer to print what it did"
+        assert rep.ok, rep.exception
+        assert rep.where == "klayout"
+        assert rep.stdout.strip(), "an example shows the programmer to print what it did"
         written = {name: json.loads((bridge.workdir / name).read_text()) for name in outputs(task)}
     finally:
         bridge.close()
@@ -120,13 +120,13 @@ SANDBOX += [("programmer_interactive_new", t, c) for t, c in examples("programme
 def test_sandbox_example_runs_and_writes_its_outputs(name, task, code, gds, tmp_path):
     inputs = {f: Path(gds) for f in ("design.gds", "chip.gds") if f in task}
     rep = run_in_sandbox(code, timeout_s=120, inputs=inputs)
-    assert rep["ok"], rep.get("exception") or rep.get("stderr")
-    written = {f["path"] for f in rep.get("files") or []}
+    assert rep.ok, rep.exception or rep.stderr
+    written = {f["path"] for f in rep.files or []}
     for out in outputs(task) or re.findall(r"\b[\w-]+\.(?:csv|json|gds)\b", task.split("Read ")[-1]):
         if out not in inputs:
             assert out in written, (out, written)
     if "minimum spacing" in task:   # the prepared chip has one 0.2 um gap on 2/0
-        assert re.search(r"\b1\b", rep["stdout"]), rep["stdout"]
+        assert re.search(r"\b1\b", rep.stdout), rep.stdout
 
 
 def test_no_fixed_example_is_close_to_a_benchmark_solution():
@@ -182,6 +182,6 @@ def test_deck_example_runs_in_klayouts_drc_engine_and_finds_each_violation_once(
 
     gds = deck_layout(tmp_path / "in.gds")
     rep = run_deck_in_sandbox(code, inputs={"in.gds": Path(gds)}, timeout_s=120)
-    assert rep["ok"], rep.get("exception")
+    assert rep.ok, rep.exception
     rules = re.findall(r"rule ([A-Z0-9.]+)", task)
-    assert rep["deck"]["categories"] == {r: 1 for r in rules}, rep["deck"]
+    assert rep.deck["categories"] == {r: 1 for r in rules}, rep.deck

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from pic_copilot.agents import contract_words, pipeline
+from pic_copilot.execution.report import ExecutionReport
 from test_agents_pipeline import RecordingBridge, bodies, fence, history, run, user_text  # noqa: F401 (fixture)
 
 JUDGE = "Evaluate this result"
@@ -149,8 +150,8 @@ def test_contract_words_of_typical_requests():
     # a list of rows where the request shows an object is a contract violation (a real b10 answer)
     as_list = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "list", "items": 4}}]}
     as_dict = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "dict", "keys": ["1/0"]}}]}
-    assert any("top level is an array" in p for p in pattern.check(as_list))
-    assert pattern.check(as_dict) == []
+    assert any("top level is an array" in p for p in pattern.check(ExecutionReport.from_dict(as_list)))
+    assert pattern.check(ExecutionReport.from_dict(as_dict)) == []
     assert contract_words.from_request("Read in.gds and print the cell names", inputs=("in.gds",)).files == []
 
 

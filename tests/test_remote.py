@@ -189,7 +189,7 @@ def test_interactive_execute_through_remote_bridge(host, tmp_path):
 
     with RemoteBridge(timeout_s=60) as b:
         rep = execute(ADD_BOX, "interactive", b)
-        assert rep["ok"] and rep["where"] == "klayout"
+        assert rep.ok and rep.where == "klayout"
         gds = tmp_path / "sq.gds"
         ly = __import__("klayout.db", fromlist=["Layout"]).Layout()
         top = ly.create_cell("SQUARE")

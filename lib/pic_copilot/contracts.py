@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .bridges import Bridge
+from .execution.report import ExecutionReport
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class Outcome:
         ok: the final script ran and the evaluator accepted it.
         script: the final script (also when not ok: the best attempt).
         rounds: feedback rounds used.
-        execution: the last execution report (see execution.routing.execute).
+        execution: the last execution report (see execution.routing.execute), None when nothing ran.
         usage: LLM calls/tokens/time totals.
         record_path: the run record in the history folder.
         message: one line for the designer.
@@ -165,7 +166,7 @@ class Outcome:
     ok: bool
     script: str
     rounds: int = 0
-    execution: dict | None = None
+    execution: ExecutionReport | None = None
     usage: dict = field(default_factory=dict)
     record_path: str | None = None
     message: str = ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import evaluator
+from ..execution.report import ExecutionReport, execution_summary
 
 #: how far a candidate got, worst first (the first element of its rank)
 STAGES = ("cut-off", "static-error", "copied", "run-failed", "contract", "hints", "judge", "passed")
@@ -40,7 +41,7 @@ class Candidate:
     answer: str = ""
     fixes: list[str] = field(default_factory=list)
     findings: list[dict] = field(default_factory=list)
-    report: dict | None = None
+    report: ExecutionReport | None = None
     stage: str = "passed"
     problems: list[str] = field(default_factory=list)
     decision: dict | None = None
@@ -59,7 +60,7 @@ class Candidate:
         """What the run record and the progress events keep of it."""
         return {"index": self.index, "temperature": self.temperature, "stage": self.stage,
                 "problems": self.problems[:6], "fixes": self.fixes,
-                "execution": evaluator.execution_summary(self.report) if self.report is not None else {"ran": False}}
+                "execution": execution_summary(self.report)}
 
 
 def best(candidates: list[Candidate]) -> Candidate:

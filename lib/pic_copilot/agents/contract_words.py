@@ -18,6 +18,7 @@ import re
 from pathlib import PurePath
 
 from ..checks.output_contract import OutputContract
+from ..execution.report import ExecutionReport
 from .evaluator import requested_cell_names
 from .planner import requested_files
 
@@ -183,11 +184,11 @@ def from_request(prompt: str, inputs=()) -> OutputContract:
                           json_types=json_types(prompt, files), cells=result_cells(prompt))
 
 
-def missing_files(names: list[str], rep: dict) -> list[str]:
+def missing_files(names: list[str], rep: ExecutionReport) -> list[str]:
     """Which of ``names`` a run did not write (none when the report lists no files at all)."""
-    if rep.get("files") is None:
+    if rep.files is None:
         return []
-    written = {PurePath(f.get("path", "")).name for f in rep["files"]}
+    written = rep.written_names()
     return [n for n in names if PurePath(n).name not in written]
 
 

@@ -3,13 +3,13 @@ decides accept or revise, and writes targeted revision instructions for the agen
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import PurePath
 
 from . import prompts
 from .base import Agent
 from ..checks.static import IMPORTS
+from ..execution.report import ExecutionReport, execution_text, tail
 
 TARGETS = ["programmer", "query_generator", "planner"]
 SCHEMA = {
@@ -24,7 +24,6 @@ SCHEMA = {
 }
 TB_CHARS = 1500
 IMPORT_HINTS = IMPORTS   # the pipeline adds these itself; the hint remains for other callers
-OUT_CHARS = 600
 # how to write a missing output, for the revision instructions (small models forget the format)
 WRITE_HINTS = {
     ".json": "import json; json.dump({{...the numbers...}}, open(\"{name}\", \"w\"))",
@@ -38,52 +37,6 @@ WRITE_HINTS = {
 
 def new_agent() -> Agent:
     return Agent("evaluator", prompts.text("evaluator"), prompts.fewshot("evaluator"))
-
-
-def _tail(text: str | None, n: int) -> str:
-    text = (text or "").strip()
-    return text if len(text) <= n else "..." + text[-n:]
-
-
-def execution_summary(rep: dict | None) -> dict:
-    """The parts of an execution report that matter for a decision (also the progress/record data)."""
-    if rep is None:
-        return {"ran": False}
-    exc = rep.get("exception") or None
-    files = [{"path": f.get("path"), "kind": f.get("kind"), "size": f.get("size"),
-              "summary": f.get("summary")} for f in (rep.get("files") or [])][:10]
-    out = {"ran": True, "where": rep.get("where"), "ok": bool(rep.get("ok")), "timed_out": bool(rep.get("timed_out")),
-           "exit_code": rep.get("exit_code"), "duration_s": rep.get("duration_s"),
-           "exception": {"type": exc.get("type"), "message": _tail(exc.get("message"), 400)} if exc else None,
-           "stdout": _tail(rep.get("stdout"), OUT_CHARS), "stderr": _tail(rep.get("stderr"), 300), "files": files}
-    if rep.get("killed_reason"):  # timeout, memory, disk, pids, cpu, file-size, worker-died, signal:...
-        out["killed_reason"] = rep["killed_reason"]
-    if rep.get("changes") is not None:
-        out["changes"] = rep.get("changes")
-    if rep.get("inserted_cells"):
-        out["inserted_cells"] = rep["inserted_cells"]
-    return out
-
-
-def execution_text(rep: dict) -> str:
-    """Execution evidence as prompt text (short)."""
-    s = execution_summary(rep)
-    parts = ["ok" if s["ok"] else "FAILED"]
-    if s.get("killed_reason"):
-        parts.append(f"stopped by the sandbox's {s['killed_reason']} limit")
-    if s.get("exception"):
-        parts.append(f"{s['exception']['type']}: {s['exception']['message']}")
-    if s.get("stdout"):
-        parts.append("printed: " + s["stdout"])
-    if s.get("files"):
-        parts.append("files: " + ", ".join(f"{f['path']} ({f.get('kind') or '?'}"
-                                            + (f"; {json.dumps(f['summary'], separators=(',', ':'))[:160]}" if f.get("summary") else "")
-                                            + ")" for f in s["files"]))
-    ch = s.get("changes")
-    if ch:
-        parts.append("layout changes: " + json.dumps({k: ch.get(k) for k in ("cells_added", "layers_added", "shapes_delta",
-                                                                           "bbox_after_um") if ch.get(k)}, separators=(",", ":"))[:400])
-    return "; ".join(parts)
 
 
 def decision(kind: str, target: str, instructions: str, source: str, **extra) -> dict:
@@ -172,28 +125,28 @@ def cut_off(agent: str) -> dict:
                     "does not ask for, and keep comments short.", "cut-off")
 
 
-def from_execution(rep: dict) -> dict | None:
+def from_execution(rep: ExecutionReport) -> dict | None:
     """Revise when the run failed: the traceback goes to the programmer."""
-    if rep.get("ok"):
+    if rep.ok:
         return None
-    exc = rep.get("exception") or {}
-    if rep.get("timed_out"):
+    exc = rep.exception or {}
+    if rep.timed_out:
         head = "Running the script timed out; make it faster or remove endless loops."
     else:
         head = f"Running the script failed with {exc.get('type', 'an error')}: {exc.get('message', '')}".strip()
-    tb = _tail(exc.get("traceback") or rep.get("stderr"), TB_CHARS)
+    tb = tail(exc.get("traceback") or rep.stderr, TB_CHARS)
     text = head + (f"\nTraceback:\n{tb}" if tb else "")
-    out = _tail(rep.get("stdout"), 400)
+    out = tail(rep.stdout, 400)
     if out:
         text += f"\nPrinted before the error:\n{out}"
     return decision("revise", "programmer", text, "execution")
 
 
-def missing_outputs(rep: dict, wanted: list[str]) -> dict | None:
+def missing_outputs(rep: ExecutionReport, wanted: list[str]) -> dict | None:
     """Files the designer named that the script did not write (only when the runner lists files)."""
-    if not wanted or rep.get("files") is None or rep.get("where") == "klayout":
+    if not wanted or rep.files is None or rep.where == "klayout":
         return None
-    written = {PurePath(f.get("path", "")).name for f in rep.get("files") or []}
+    written = rep.written_names()
     missing = [w for w in wanted if PurePath(w).name not in written]
     if not missing:
         return None
@@ -457,7 +410,7 @@ def missing_names(prompt: str, script: str) -> dict | None:
                     f"{'this name' if len(missing) == 1 else 'these names'}: {how}. Use the exact name.", "names")
 
 
-def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_checks: list, cancel=None,
+def judge(agent: Agent, client, prompt: str, script: str, rep: ExecutionReport, review_checks: list, cancel=None,
           expected_files: list[str] | None = None) -> dict:
     """Ask the LLM evaluator about a script that ran; an empty or vague 'revise' counts as accept,
     and so does an objection about files that the evidence refutes (see :func:`contradicted_by_run`)."""
@@ -481,7 +434,7 @@ def judge(agent: Agent, client, prompt: str, script: str, rep: dict, review_chec
 _FILE = re.compile(r"[\w./-]+\.(?:gds|oas|csv|json|lyrdb|png|txt|npy|npz)\b", re.IGNORECASE)
 
 
-def contradicted_by_run(instructions: str, rep: dict, expected: list[str] = ()) -> bool:
+def contradicted_by_run(instructions: str, rep: ExecutionReport, expected: list[str] = ()) -> bool:
     """True when an LLM objection is only about output files and the evidence refutes it: the run
     wrote every file it names, or it names files that neither the request nor the plan asks for.
 
@@ -489,8 +442,8 @@ def contradicted_by_run(instructions: str, rep: dict, expected: list[str] = ()) 
     name from an example; the execution evidence and the request win over such a claim.
     """
     named = {PurePath(m).name for m in _FILE.findall(instructions)}
-    if not named or not rep.get("ok"):
+    if not named or not rep.ok:
         return False
-    written = {PurePath(f.get("path", "")).name for f in rep.get("files") or []}
+    written = rep.written_names()
     wanted = {PurePath(w).name for w in expected}
     return named <= written or not (named & wanted)

@@ -21,10 +21,10 @@ from typing import Callable
 
 from ..bridges import Bridge
 from ..contracts import PipelineIO, Request
-from ..execution.routing import changed_layout, execute
+from ..execution.report import ExecutionReport, execution_summary
+from ..execution.routing import execute
 from . import prompts
 from .base import Agent
-from .evaluator import execution_summary
 
 CODE_LIMIT = 16000          # characters of a script the explainer reads
 TRACEBACK_LINES = 6         # last lines of a probe's traceback given to the programmer
@@ -59,7 +59,7 @@ class FixOutcome:
         needed: the probe run failed or the designer complained (so the pipeline ran).
         script: the proposed script (the original when nothing was needed).
         diff: unified diff from the original to the proposed script ("" when they are equal).
-        probe: summary of the original's run (see evaluator.execution_summary).
+        probe: summary of the original's run (see execution.report.execution_summary).
         problems: what was given to the programmer as feedback.
         rounds, execution, usage, record, message: as in contracts.Outcome.
     """
@@ -71,7 +71,7 @@ class FixOutcome:
     probe: dict = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     rounds: int = 0
-    execution: dict | None = None
+    execution: ExecutionReport | None = None
     usage: dict = field(default_factory=dict)
     record: str | None = None
     message: str = ""
@@ -80,28 +80,29 @@ class FixOutcome:
         """The protocol's ``fix_result`` message."""
         return {"type": "fix_result", "id": job_id, "ok": self.ok, "needed": self.needed, "script": self.script,
                 "diff": self.diff, "probe": self.probe, "problems": self.problems, "rounds": self.rounds,
-                "execution": self.execution, "usage": self.usage, "record": self.record, "message": self.message}
+                "execution": self.execution.to_dict() if self.execution is not None else None, "usage": self.usage,
+                "record": self.record, "message": self.message}
 
 
-def probe(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120) -> dict:
+def probe(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120) -> ExecutionReport:
     """Run the script as it is, the way it would run (see execution.routing.execute).
 
     In interactive mode a change it made to the open layout is undone again: the probe only
     shows what goes wrong; the fixed script is what will change the layout.
     """
     rep = execute(code, mode, bridge, timeout_s=timeout_s)
-    if mode == "interactive" and changed_layout(rep) and bridge is not None:
-        rep["probe_undone"] = bool(bridge.undo().get("ok"))
+    if mode == "interactive" and rep.changed_layout and bridge is not None:
+        rep.probe_undone = bool(bridge.undo().get("ok"))
     return rep
 
 
-def problems_of(rep: dict, complaint: str = "") -> list[str]:
+def problems_of(rep: ExecutionReport, complaint: str = "") -> list[str]:
     """What is wrong with a script: its run's exception (with the traceback's tail) and the designer's words."""
     out = []
-    if not rep.get("ok"):
-        exc = rep.get("exception") or {}
+    if not rep.ok:
+        exc = rep.exception or {}
         where = {"klayout": "on the open layout", "sandbox": "in the sandbox",
-                 "sandbox+insert": "in the sandbox"}.get(rep.get("where"), "")
+                 "sandbox+insert": "in the sandbox"}.get(rep.where, "")
         tb = (exc.get("traceback") or "").strip().splitlines()[-TRACEBACK_LINES:]
         out.append(prompts.render("fix_run_failed", where=where, exc_type=exc.get("type") or "error",
                                   exc_message=exc.get("message") or "", traceback_tail="\n".join(tb)))
@@ -166,21 +167,21 @@ def fix(code: str, io: PipelineIO, settings, get_client: Callable, job_id: str, 
     io.progress("execute", f"running {label} as it is " + ("on the open layout" if mode == "interactive" else "in the sandbox"))
     rep = probe(code, mode, getattr(io, "bridge", None))
     summary = execution_summary(rep)
-    io.progress("execute", (f"{label} ran without errors" if rep.get("ok") else f"{label} failed")
-                + ("; its change was undone" if rep.get("probe_undone") else ""), summary)
+    io.progress("execute", (f"{label} ran without errors" if rep.ok else f"{label} failed")
+                + ("; its change was undone" if rep.probe_undone else ""), summary)
     problems = problems_of(rep, complaint)
     if not problems:
         return FixOutcome(ok=True, needed=False, script=code, probe=summary,
                           message=f"{label} ran without errors; say what is wrong with it to get a fix")
-    start, certain = (certain_fix(code, mode) if not rep.get("ok") else (code, []))
+    start, certain = (certain_fix(code, mode) if not rep.ok else (code, []))
     if certain and start != code:
         io.progress("check", "certain fixes: " + "; ".join(certain))
         rep2 = probe(start, mode, getattr(io, "bridge", None))
-        if rep2.get("ok") and not complaint.strip():
+        if rep2.ok and not complaint.strip():
             return FixOutcome(ok=True, needed=True, script=start, diff=unified_diff(code, start, label), probe=summary,
                               problems=problems, execution=rep2,
                               message=f"fixed without the LLM ({'; '.join(certain)}); the fixed script ran without errors")
-        if rep2.get("ok") or (rep2.get("exception") or {}) != (rep.get("exception") or {}):
+        if rep2.ok or (rep2.exception or {}) != (rep.exception or {}):
             problems = problems_of(rep2, complaint) or problems
         code_for_llm = start
     else:

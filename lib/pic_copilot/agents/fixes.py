@@ -16,6 +16,7 @@ from typing import Callable
 
 from ..checks.static import IMPORTS, needs_pdk_activation
 from ..execution.routing import needs_engine_python
+from ..execution.report import ExecutionReport
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
@@ -474,18 +475,18 @@ def _suffix(name: str) -> str:
     return name[dot:].lower() if dot > name.rfind("/") else ""
 
 
-def _top_cells(report: dict) -> list[str]:
+def _top_cells(report: ExecutionReport) -> list[str]:
     """Top cells of the layouts a run wrote, and the cells it added to the open layout."""
     out: list[str] = []
-    for f in report.get("files") or []:
+    for f in report.files or []:
         s = f.get("summary") if isinstance(f, dict) else None
         if f.get("kind") == "layout" and isinstance(s, dict):
             out += [t["name"] for t in s.get("top_cells") or [] if t.get("name") and t["name"] not in out]
-    out += [c for c in (report.get("changes") or {}).get("cells_added") or [] if c not in out]
+    out += [c for c in (report.changes or {}).get("cells_added") or [] if c not in out]
     return out
 
 
-def output_renames(contract, report: dict) -> dict[str, str]:
+def output_renames(contract, report: ExecutionReport) -> dict[str, str]:
     """Produced name -> requested name, where a run wrote a file or made a top cell the designer did
     not ask for instead of the one they named: exactly one requested name of that kind (file type,
     or cell) is missing and exactly one unrequested one was produced.
@@ -496,7 +497,7 @@ def output_renames(contract, report: dict) -> dict[str, str]:
     """
     renames: dict[str, str] = {}
     wanted = contract.required_files()
-    written = [f["path"] for f in report.get("files") or [] if isinstance(f, dict) and f.get("path")]
+    written = [f["path"] for f in report.files or [] if isinstance(f, dict) and f.get("path")]
     for ext in {_suffix(n) for n in wanted if _suffix(n)}:
         missing = [n for n in wanted if _suffix(n) == ext and n not in written]
         others = [w for w in written if _suffix(w) == ext and w not in wanted]
@@ -510,7 +511,7 @@ def output_renames(contract, report: dict) -> dict[str, str]:
     return renames
 
 
-def rename_outputs(code: str, contract, report: dict) -> tuple[str, list[str]]:
+def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
     """The script with the string literals that named a wrong output (see :func:`output_renames`)
     replaced by the names the designer asked for: a small model keeps a worked example's file and
     cell names ("rib2.gds", "RIB2") through every revision round, while the run shows exactly which

@@ -17,7 +17,8 @@ from ..checks.output_contract import OutputContract
 from ..config import Settings, load_settings
 from ..contracts import PIPELINE_CONFIGS, Outcome, PipelineConfig, PipelineIO, Request, config
 from ..execution import drc_deck
-from ..execution.routing import changed_layout, execute, needs_engine_python
+from ..execution.report import ExecutionReport, execution_summary, failed_run
+from ..execution.routing import execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
 from . import binding, contract_words, evaluator, planner, prompts, retrieve
@@ -293,7 +294,7 @@ class _Run:
         return list(dict.fromkeys([*plan.get("requested_files", []),
                                    *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])]))
 
-    def run_script(self, script: str) -> dict:
+    def run_script(self, script: str) -> ExecutionReport:
         self.check_cancel()
         self.discard_applied()
         t0 = time.monotonic()
@@ -304,12 +305,11 @@ class _Run:
         except ValueError:
             raise
         except Exception as e:  # noqa: BLE001 - a broken runner is reported as a failed run
-            rep = {"ok": False, "where": "none", "stdout": "", "stderr": "",
-                   "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+            rep = failed_run(type(e).__name__, str(e), where="none", stdout="", stderr="")
         self.rec.add_time("execute", time.monotonic() - t0)
-        self.applied = changed_layout(rep)
-        summ = evaluator.execution_summary(rep)
-        self.progress("execute", "ran ok" if rep.get("ok") else "the run failed", summ)
+        self.applied = rep.changed_layout
+        summ = execution_summary(rep)
+        self.progress("execute", "ran ok" if rep.ok else "the run failed", summ)
         return rep
 
     def static(self, script: str) -> tuple[list[dict], list]:
@@ -393,7 +393,7 @@ class _Run:
         rep = cand.report = self.run_script(script)
         dec = evaluator.from_execution(rep)
         if dec is not None:
-            exc = rep.get("exception") or {}
+            exc = rep.exception or {}
             cand.stage, cand.decision = "run-failed", dec
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             return cand
@@ -401,11 +401,11 @@ class _Run:
         if deck and self.cfg.contract:   # the rule names the designer gave are the report's categories
             missing = drc_deck.missing_categories(self.req.prompt, rep)
             if missing:
-                have = ", ".join((rep.get("deck") or {}).get("categories") or {}) or "none"
+                have = ", ".join(rep.deck_categories() or {}) or "none"
                 problems.append(f"the report has no categor{'y' if len(missing) == 1 else 'ies'} {', '.join(missing)} "
                                 f"(it has: {have}); every rule the designer named must reach the report as "
                                 f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>")')
-        if rep.get("where") == "klayout" and self.cfg.contract and not (rep.get("changes") or {}).get("changed") \
+        if rep.where == "klayout" and self.cfg.contract and not (rep.changes or {}).get("changed") \
                 and contract_words.expects_layout_change(self.words):
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
         if self.contract.files:
@@ -440,7 +440,7 @@ class _Run:
         """The candidate with the file or cell name it produced instead of the requested one
         renamed in its source (see fixes.rename_outputs), checked and run again; None when no
         literal named that output."""
-        script, done = rename_outputs(cand.script, self.contract, cand.report or {})
+        script, done = rename_outputs(cand.script, self.contract, cand.report or ExecutionReport())
         if not done:
             return None
         self.progress("check", "; ".join(done))
@@ -562,7 +562,7 @@ class _Run:
                 self.discard_applied()   # the open layout shows the last candidate; the chosen one is not in it
             sess.script = chosen.script
             self.rec.append("rounds", {"round": rnd, "script": chosen.script, "findings": chosen.findings,
-                                       "execution": evaluator.execution_summary(chosen.report),
+                                       "execution": execution_summary(chosen.report),
                                        "candidates": [c.summary() for c in cands], "chosen": chosen.index,
                                        "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
             if chosen.passed:
@@ -577,7 +577,7 @@ class _Run:
         ok = chosen.passed
         if not self.cfg.exec_feedback and ok:
             rep = self.run_script(script)
-            ok = bool(rep.get("ok"))
+            ok = bool(rep.ok)
         msg = (f"accepted after {rounds} round(s)" if ok else
                f"not accepted after {rounds} round(s): {((chosen.decision or {}).get('instructions', ''))[:200]}")
         return self.finish(ok, script, rounds, rep, msg)
@@ -614,20 +614,20 @@ class _Run:
         script = extract_code(text)
         self.io.script(script, 1)
         rep = self.run_script(script)
-        dec = evaluator.decision("accept" if rep.get("ok") else "revise", "", "", "execution")
-        self.rec.append("rounds", {"round": 1, "script": script, "execution": evaluator.execution_summary(rep),
+        dec = evaluator.decision("accept" if rep.ok else "revise", "", "", "execution")
+        self.rec.append("rounds", {"round": 1, "script": script, "execution": execution_summary(rep),
                                    "decision": dec})
         self.progress("evaluate", f"round 1: {dec['decision']}", dec)
-        return self.finish(bool(rep.get("ok")), script, 1, rep, "ran ok" if rep.get("ok") else "the script failed")
+        return self.finish(bool(rep.ok), script, 1, rep, "ran ok" if rep.ok else "the script failed")
 
-    def finish(self, ok: bool, script: str, rounds: int, rep: dict | None, msg: str) -> Outcome:
+    def finish(self, ok: bool, script: str, rounds: int, rep: ExecutionReport | None, msg: str) -> Outcome:
         if not ok:
             self.discard_applied()
         usage = self.usage()
         self.rec.set("usage", usage)
         self.rec.set("calls", [c.__dict__ for c in self.client.usage.calls[self.usage_start:]])
         self.rec.finish("accepted" if ok else "rejected", final_script=script, ok=ok, rounds_used=rounds,
-                        message=msg, execution=evaluator.execution_summary(rep))
+                        message=msg, execution=execution_summary(rep))
         timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg, timings=timings)

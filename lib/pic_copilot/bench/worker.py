@@ -31,33 +31,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from pic_copilot.bridges.jsonlines import JsonLinesBridge
+from pic_copilot.execution.report import ExecutionReport, clip, trial_record
 
-CLIP = 4000
 _proto_out = None
 
 
 def _send(msg: dict) -> None:
     _proto_out.write(json.dumps(msg) + "\n")
     _proto_out.flush()
-
-
-def _clip(s: str | None, n: int = CLIP) -> str:
-    s = s or ""
-    return s if len(s) <= n else s[:n] + f"\n... [{len(s) - n} more characters cut]"
-
-
-def _slim(rep: dict | None) -> dict:
-    """The parts of an execution report a trial record keeps."""
-    rep = rep or {}
-    out = {k: rep.get(k) for k in ("ok", "exception", "timed_out", "killed_reason", "duration_s", "where",
-                                    "exit_code", "rolled_back", "inserted_cells") if k in rep}
-    out["stdout"] = _clip(rep.get("stdout"))
-    out["stderr"] = _clip(rep.get("stderr"))
-    if rep.get("files") is not None:
-        out["files"] = [f.get("path") for f in rep.get("files") or []]
-    if rep.get("changes"):
-        out["changes"] = rep["changes"]
-    return out
 
 
 def _driver_bridge(op_id, stdin):
@@ -106,7 +87,7 @@ def op_sandbox_trial(msg, stdin):
     setup = task_dir / "setup.py"
     if setup.is_file():
         r = sb.run(setup.read_text(), workdir=str(work), timeout_s=float(msg.get("setup_timeout_s", 120)))
-        out["setup"] = _slim(r.to_dict())
+        out["setup"] = trial_record(ExecutionReport.from_dict(r.to_dict()))
         if not r.ok:
             out["harness_error"] = "setup.py failed: " + ((r.exception or {}).get("message") or r.stderr[-500:])
             return out
@@ -118,31 +99,32 @@ def op_sandbox_trial(msg, stdin):
         from pic_copilot.execution.drc_deck import run_deck_in_sandbox
 
         layouts = sorted(p.name for p in work.iterdir() if p.suffix.lower() in (".gds", ".oas"))
-        cand = _slim(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
-                                         input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
-                                         sandbox=sb))
+        cand = trial_record(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
+                                                input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
+                                                sandbox=sb))
     else:
         r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
-        cand = _slim(r.to_dict())
+        cand = trial_record(ExecutionReport.from_dict(r.to_dict()))
     cand["wall_s"] = round(time.monotonic() - t0, 3)
-    cand["contract_problems"] = _contract_problems(msg.get("prompt"), msg["script"], r.to_dict(), inputs)
+    cand["contract_problems"] = _contract_problems(msg.get("prompt"), msg["script"],
+                                                   ExecutionReport.from_dict(r.to_dict()), inputs)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
     _write_host_file(work / "_outcome.json", json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
     # a deck task's check runs the deck with the KLayout binary: KLayout needs the worker's pid namespace
     chk = sb.run((task_dir / "check.py").read_text(), workdir=str(work), timeout_s=float(msg.get("check_timeout_s", 120)),
                  pid_namespace=not deck)
-    out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": _clip(chk.stdout, 1500),
-                    "stderr": _clip(chk.stderr, 1500), "timed_out": chk.timed_out}
+    out["check"] = {"passed": bool(chk.ok), "exception": chk.exception, "stdout": clip(chk.stdout, 1500),
+                    "stderr": clip(chk.stderr, 1500), "timed_out": chk.timed_out}
     (work / "script.py").unlink(missing_ok=True)
     out["passed"] = bool(cand.get("ok")) and bool(chk.ok)
     return out
 
 
-def _contract_problems(prompt: str | None, script: str, rep: dict, inputs=()) -> list[str] | None:
+def _contract_problems(prompt: str | None, script: str, rep: ExecutionReport, inputs=()) -> list[str] | None:
     """What the pipeline's output-contract check (read from the request's words) says of a run, so
     an oracle run measures how often it would wrongly reject a reference solution."""
-    if not prompt or not rep.get("ok"):
+    if not prompt or not rep.ok:
         return None
     from pic_copilot.agents.contract_words import from_request, literal_outputs
 
@@ -158,8 +140,9 @@ def op_execute(msg, stdin):
     try:
         rep = execute(msg["code"], msg.get("mode", "interactive"), bridge, timeout_s=float(msg.get("timeout_s", 120)))
     except Exception as e:  # noqa: BLE001 - reported as the candidate's failure
-        rep = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": traceback.format_exc()}}
-    out = _slim(rep)
+        rep = ExecutionReport(ok=False, exception={"type": type(e).__name__, "message": str(e),
+                                                   "traceback": traceback.format_exc()})
+    out = trial_record(rep)
     out["contract_problems"] = _contract_problems(msg.get("prompt"), msg["code"], rep)
     return out
 

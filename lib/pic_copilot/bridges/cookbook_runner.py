@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..execution.report import ExecutionReport, failed_run
 from ..retrieval.cookbook import Recipe, cookbook_dir, get_recipe, load_recipes, parse_recipe, write_fixture_gds
 
 KLAYOUT_RUNNER = Path(__file__).with_name("cookbook_runner_klayout.py")
@@ -53,14 +54,15 @@ class RecipeRun:
         recipe_id: the recipe.
         kind: its kind.
         report: the execution report (ok, stdout, stderr, exception, files, and for edits the bridge's
-            summary/changes; for ``new`` also ``klayout_read``).
+            summary/changes; for ``new`` also ``extra["klayout_read"]``: what KLayout 0.28.5 made of
+            the written layouts).
         violations: contract violations and broken kind rules; empty means the recipe passed.
         duration_s: wall time of the run (for batched edits: the recipe's own execution time).
     """
 
     recipe_id: str
     kind: str
-    report: dict
+    report: ExecutionReport
     violations: list[str] = field(default_factory=list)
     duration_s: float = 0.0
 
@@ -72,13 +74,13 @@ class RecipeRun:
         """A few lines for a failing test: the violations, the exception, the printout's tail."""
         lines = [f"{self.recipe_id} ({self.kind}): " + ("ok" if self.ok else f"{len(self.violations)} problem(s)")]
         lines += [f"  - {v}" for v in self.violations]
-        exc = self.report.get("exception") or {}
+        exc = self.report.exception or {}
         if exc.get("traceback"):
             lines.append("  traceback:\n" + "\n".join("    " + l for l in str(exc["traceback"]).strip().splitlines()[-12:]))
-        out = (self.report.get("stdout") or "").strip()
+        out = (self.report.stdout or "").strip()
         if out:
             lines.append("  stdout: " + " | ".join(out.splitlines()[-5:])[:600])
-        err = (self.report.get("stderr") or "").strip()
+        err = (self.report.stderr or "").strip()
         if err and not self.ok:
             lines.append("  stderr: " + " | ".join(err.splitlines()[-8:])[:1200])
         return "\n".join(lines)
@@ -148,11 +150,10 @@ def _sandbox_lane(jobs: "queue.Queue[Recipe]", results: dict, fixtures: _Fixture
                 if wd.exists():
                     shutil.rmtree(wd)
                 res = sb.run(r.code, workdir=wd, timeout_s=timeout_s, inputs=inputs)
-                rep = res.to_dict()
-                rep["where"] = "sandbox"
+                rep = ExecutionReport.from_dict(res.to_dict())
+                rep.where = "sandbox"
             except Exception as e:  # noqa: BLE001 - a harness problem is this recipe's failure, the others go on
-                rep = {"ok": False, "stdout": "", "stderr": "", "files": [], "where": "sandbox",
-                       "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+                rep = failed_run(type(e).__name__, str(e), stdout="", stderr="", files=[], where="sandbox")
             run = RecipeRun(r.id, r.kind, rep, duration_s=round(time.monotonic() - t0, 3))
             results[r.id] = run
             progress(run)
@@ -263,10 +264,10 @@ def _run_edits(recipes: list[Recipe], work: Path, progress: Callable[[RecipeRun]
     raw = run_klayout_jobs(jobs, work / "_klayout")
     out = {}
     for r in recipes:
-        rep = dict(raw.get(r.id) or {"ok": False, "exception": {"type": "Missing", "message": "no result", "traceback": ""}})
-        rep["where"] = "klayout"
-        rep["files"] = _summarize_outputs(work / r.id)
-        run = RecipeRun(r.id, r.kind, rep, duration_s=float(rep.get("duration_s") or 0.0))
+        rep = (ExecutionReport.from_dict(raw[r.id]) if raw.get(r.id) else failed_run("Missing", "no result"))
+        rep.where = "klayout"
+        rep.files = _summarize_outputs(work / r.id)
+        run = RecipeRun(r.id, r.kind, rep, duration_s=float(rep.duration_s or 0.0))
         out[r.id] = run
         progress(run)
     out["_edit_batch_seconds"] = round(time.monotonic() - t0, 2)  # type: ignore[assignment]
@@ -277,12 +278,12 @@ def _read_new_layouts(runs: list[RecipeRun], work: Path) -> None:
     """Read every layout a ``new`` recipe wrote with KLayout 0.28.5 and insert it; record problems."""
     jobs = []
     for run in runs:
-        wd = Path(run.report.get("workdir") or "")
-        paths = [str(wd / f["path"]) for f in run.report.get("files") or [] if str(f.get("path", "")).lower().endswith(LAYOUT_SUFFIXES)]
-        run.report["klayout_read"] = None
-        if paths and run.report.get("ok"):
+        wd = Path(run.report.workdir or "")
+        paths = [str(wd / f["path"]) for f in run.report.files or [] if str(f.get("path", "")).lower().endswith(LAYOUT_SUFFIXES)]
+        run.report.extra["klayout_read"] = None
+        if paths and run.report.ok:
             jobs.append({"action": "read", "id": run.recipe_id, "paths": paths})
-        elif run.report.get("ok"):
+        elif run.report.ok:
             run.violations.append("a new recipe writes its component to a GDS/OAS file (none written)")
     if not jobs:
         return
@@ -290,7 +291,7 @@ def _read_new_layouts(runs: list[RecipeRun], work: Path) -> None:
     by_id = {r.recipe_id: r for r in runs}
     for jid, res in raw.items():
         run = by_id[jid]
-        run.report["klayout_read"] = res
+        run.report.extra["klayout_read"] = res
         for f in res.get("files") or []:
             if not f.get("ok"):
                 run.violations.append(f"KLayout 0.28.5 cannot read {Path(f['path']).name}: {f.get('error')}")
@@ -323,14 +324,15 @@ def _run_deck(r: Recipe, work: Path, fixtures: _Fixtures, timeout_s: float) -> R
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=wd, capture_output=True, text=True, timeout=timeout_s, env=env, start_new_session=True)
-        rep = {"ok": proc.returncode == 0, "exit_code": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+        rep = ExecutionReport.from_dict({"ok": proc.returncode == 0, "exit_code": proc.returncode,
+                                         "stdout": proc.stdout, "stderr": proc.stderr})
         if proc.returncode != 0:
-            rep["exception"] = {"type": "DeckFailed", "message": (proc.stderr or proc.stdout).strip()[-800:], "traceback": ""}
+            rep.exception = {"type": "DeckFailed", "message": (proc.stderr or proc.stdout).strip()[-800:], "traceback": ""}
     except subprocess.TimeoutExpired:
-        rep = {"ok": False, "stdout": "", "stderr": "", "exception": {"type": "TimeoutError", "message": f"deck ran over {timeout_s:.0f} s", "traceback": ""}}
-    rep["where"] = "klayout-drc"
-    rep["workdir"] = str(wd)
-    rep["files"] = _summarize_outputs(wd, skip)
+        rep = failed_run("TimeoutError", f"deck ran over {timeout_s:.0f} s", stdout="", stderr="")
+    rep.where = "klayout-drc"
+    rep.workdir = str(wd)
+    rep.files = _summarize_outputs(wd, skip)
     return RecipeRun(r.id, r.kind, rep, duration_s=round(time.monotonic() - t0, 3))
 
 
@@ -404,7 +406,7 @@ def run_recipes(recipes: list[Recipe], work: str | Path | None = None, lanes: in
     news = [results[r.id] for r in recipes if r.kind == "new" and r.id in results]
     _read_new_layouts(news, work / "new")
     for run in news:
-        read = run.report.get("klayout_read") or {}
+        read = run.report.extra.get("klayout_read") or {}
         cells = set((read.get("open_layout") or {}).get("cells") or [])
         if read.get("ok"):
             for c in by_id[run.recipe_id].expect.cells:
@@ -412,7 +414,8 @@ def run_recipes(recipes: list[Recipe], work: str | Path | None = None, lanes: in
                     run.violations.append(f"cell {c!r} is missing after KLayout 0.28.5 read and placed the file")
     for r in recipes:
         if r.id not in results:   # a harness failure must not make a recipe disappear from the results
-            results[r.id] = RecipeRun(r.id, r.kind, {"ok": False, "stdout": ""}, ["the runner produced no result for this recipe"])
+            results[r.id] = RecipeRun(r.id, r.kind, ExecutionReport(ok=False, stdout=""),
+                                      ["the runner produced no result for this recipe"])
     if tmp is not None:
         shutil.rmtree(tmp, ignore_errors=True)
     return {r.id: results[r.id] for r in recipes}
@@ -454,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
             print(run.explain())
     print(f"{len(runs) - len(bad)}/{len(runs)} recipes passed in {time.monotonic() - t0:.1f} s")
     if args.json:
-        args.json.write_text(json.dumps({k: {"violations": v.violations, "report": v.report, "duration_s": v.duration_s}
+        args.json.write_text(json.dumps({k: {"violations": v.violations, "report": v.report.to_dict(), "duration_s": v.duration_s}
                                          for k, v in runs.items()}, indent=1, default=str))
     return 1 if bad else 0
 

@@ -2,9 +2,10 @@
 
 One type serves two callers: a cookbook recipe's ``[expect]`` table (databases/cookbook/,
 COOKBOOK_SPEC) and the contract extracted from a designer's request (files, CSV headers, JSON
-keys, cell names, layers ...). ``check(report)`` compares it with an execution report as returned
-by :func:`pic_copilot.execution.routing.execute`, the sandbox (``RunResult.to_dict()``) or the cookbook
-runner, and returns human-readable violations (empty: the contract holds).
+keys, cell names, layers ...). ``check(report)`` compares it with an execution report
+(:class:`pic_copilot.execution.report.ExecutionReport`, as :func:`pic_copilot.execution.routing.execute`
+returns it; the cookbook runner and the benchmark convert the sandbox's dicts with ``from_dict``) and
+returns human-readable violations (empty: the contract holds).
 
 What a report must carry for each field:
   - ``files``: ``[{path, kind, summary, error?}]`` (pic_copilot.sandbox.summary.summarize_dir)
@@ -25,6 +26,8 @@ import math
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from ..execution.report import ExecutionReport
 
 LAYER_RE = re.compile(r"^\d+/\d+$")
 REL_TOL = 1e-6
@@ -151,7 +154,7 @@ class OutputContract:
         return names
 
     # -- checking ----------------------------------------------------------------------------
-    def check(self, report: dict) -> list[str]:
+    def check(self, report: ExecutionReport) -> list[str]:
         """Violations of this contract by an execution report (empty list: it holds).
 
         Args:
@@ -161,10 +164,10 @@ class OutputContract:
             one human-readable sentence per violation.
         """
         problems: list[str] = []
-        if report.get("ok") is False:
-            exc = report.get("exception") or {}
+        if report.has("ok") and report.ok is False:
+            exc = report.exception or {}
             problems.append(f"the script failed: {exc.get('type', 'error')}: {str(exc.get('message', ''))[:300]}".rstrip(": "))
-        files = {f.get("path"): f for f in report.get("files") or [] if isinstance(f, dict)}
+        files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
         written = sorted(p for p in files if p and p != "...")
         for name in self.required_files():
             f = files.get(name)
@@ -179,13 +182,13 @@ class OutputContract:
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
-        out = report.get("stdout") or ""
+        out = report.stdout or ""
         for s in self.stdout:
             if s not in out:
                 tail = out.strip().splitlines()[-3:] if out.strip() else []
                 problems.append(f"the printout does not contain {s!r} (last lines: {' | '.join(tail) or 'nothing printed'})")
         if self.shapes:
-            cell_shapes = (report.get("summary") or {}).get("cell_shapes")
+            cell_shapes = (report.summary or {}).get("cell_shapes")
             if cell_shapes is None:
                 problems.append("shapes per layer of the active cell are unknown (the report has no open-layout summary)")
             else:
@@ -310,7 +313,7 @@ def _readable(files: dict, table: dict):
             yield name, want, s
 
 
-def _layouts(report: dict, files: dict) -> list[dict]:
+def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
     """Every layout a report describes as {cells, layers: {"L/D": shapes}, bboxes: {cell: box}}."""
     out = []
     for f in files.values():
@@ -322,7 +325,7 @@ def _layouts(report: dict, files: dict) -> list[dict]:
         out.append({"cells": cells,
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []}})
-    s = report.get("summary")
+    s = report.summary
     if isinstance(s, dict) and "layers" in s and "cells" in s:  # the bridge's open-layout summary
         bboxes = {s["active_cell"]: s.get("bbox_um")} if s.get("active_cell") else {}
         out.append({"cells": list(s.get("cells") or []),

@@ -18,7 +18,8 @@ a ``.lydrc`` file must be the XML macro format (:func:`to_lydrc`), a ``.drc`` fi
   open layout's active cell and opens the report in the marker browser
   (klayout_plugin/pic_copilot_plugin/drc.py).
 
-The execution report has the shape of :func:`pic_copilot.execution.routing.execute`'s, plus ``deck``:
+The execution report (:class:`pic_copilot.execution.report.ExecutionReport`) is
+:func:`pic_copilot.execution.routing.execute`'s, with ``deck``:
 ``{"file", "input", "report", "categories": {name: items}, "items"}``. A deck error comes back as
 exception ``DRCError`` whose message names the deck line and KLayout's own error text.
 stdlib only: the plugin side keeps a copy of :func:`is_deck` (a test checks they agree).
@@ -29,6 +30,8 @@ import json
 import re
 from pathlib import PurePath
 from xml.sax.saxutils import escape
+
+from .report import ExecutionReport, failed_run
 
 DECK_SUFFIXES = (".lydrc", ".drc")
 DEFAULT_DECK = "deck.lydrc"
@@ -189,11 +192,11 @@ def missing_rule_names(prompt: str, deck: str) -> list[str]:
     return [n for n in requested_rule_names(prompt) if n not in names]
 
 
-def missing_categories(prompt: str, report: dict) -> list[str]:
+def missing_categories(prompt: str, report: ExecutionReport) -> list[str]:
     """The designer's rule names that the report of a deck's run has no category for (a category
     without markers counts: KLayout writes every ``.output`` category, with or without items).
     Empty when the run's categories are unknown (no report was read)."""
-    got = (report.get("deck") or {}).get("categories")
+    got = report.deck_categories()
     if not isinstance(got, dict):
         return []
     return [n for n in requested_rule_names(prompt) if n not in got]
@@ -332,7 +335,7 @@ def driver_code(deck_file: str, input_file: str | None, report_file: str, timeou
 
 def run_deck_in_sandbox(deck: str, *, inputs: dict | None = None, workdir: str | None = None,
                         timeout_s: float = 120, expected_files=(), input_file: str | None = None,
-                        sandbox=None) -> dict:
+                        sandbox=None) -> ExecutionReport:
     """Run a deck with KLayout's DRC engine inside the sandbox.
 
     Args:
@@ -357,8 +360,7 @@ def run_deck_in_sandbox(deck: str, *, inputs: dict | None = None, workdir: str |
     try:
         text = deck_text(deck)
     except DeckError as e:
-        return {"ok": False, "where": "sandbox", "stdout": "", "stderr": "", "files": [],
-                "exception": {"type": "DRCError", "message": str(e), "traceback": ""}}
+        return failed_run("DRCError", str(e), where="sandbox", stdout="", stderr="", files=[])
     deck_file = deck_file_name(expected_files)
     report_file = report_file_name(expected_files)
     layout = input_file or input_layout_name(inputs)
@@ -367,32 +369,32 @@ def run_deck_in_sandbox(deck: str, *, inputs: dict | None = None, workdir: str |
     sb = sandbox or default_sandbox()
     res = sb.run(driver_code(deck_file, layout, report_file, timeout_s), inputs=files, workdir=workdir,
                  timeout_s=timeout_s, pid_namespace=False)
-    rep = res.to_dict()
-    rep["where"] = "sandbox"
+    rep = ExecutionReport.from_dict(res.to_dict())
+    rep.where = "sandbox"
     info: dict = {"file": deck_file, "input": layout, "report": report_file}
-    rdb = next((f for f in rep.get("files") or [] if f.get("path") == report_file), None)
+    rdb = rep.file(report_file)
     if rdb and rdb.get("summary"):
         s = rdb["summary"]
         info.update(categories={c: (s.get("items_per_category") or {}).get(c, 0) for c in s.get("categories") or []},
                     items=s.get("items", 0))
-        rep["stdout"] = (rep.get("stdout") or "") + report_line(report_file, s) + "\n"
-    rep["deck"] = info
-    if rep.get("files") is not None and not any(f.get("path") == deck_file for f in rep["files"]):
-        rep["files"].insert(0, {"path": deck_file, "kind": "deck", "size": len(files[deck_file])})
-    exc = rep.get("exception") or {}
+        rep.stdout = (rep.stdout or "") + report_line(report_file, s) + "\n"
+    rep.deck = info
+    if rep.files is not None and rep.file(deck_file) is None:
+        rep.files.insert(0, {"path": deck_file, "kind": "deck", "size": len(files[deck_file])})
+    exc = rep.exception or {}
     if exc.get("type") == "DRCError":
-        err = klayout_error(rep.get("stderr") or "", text)
+        err = klayout_error(rep.stderr or "", text)
         if not exc.get("message", "").startswith(("the deck ran", "KLayout did not")):
             exc["message"] = error_message(err)
-        exc["traceback"] = (rep.get("stderr") or "")[-3000:]
+        exc["traceback"] = (rep.stderr or "")[-3000:]
         exc["line"] = err["line"]
-        rep["exception"] = exc
+        rep.exception = exc
     return rep
 
 
 # ---------------------------------------------------------------------------------- where
 def execute_deck(code: str, mode: str, bridge=None, timeout_s: float = 120, emit=None, inputs: dict | None = None,
-                 expected_files=()) -> dict:
+                 expected_files=()) -> ExecutionReport:
     """Run a deck where it belongs: on the open layout through the bridge (interactive mode), or in
     the sandbox on the run's input layout. Returns one execution report (see module doc)."""
     say = emit or (lambda _msg: None)
@@ -400,17 +402,16 @@ def execute_deck(code: str, mode: str, bridge=None, timeout_s: float = 120, emit
         if bridge is None:
             raise ValueError("interactive mode needs a KLayout bridge (open KLayout, or use --mode sandbox)")
         if not hasattr(bridge, "run_deck"):
-            return {"ok": False, "where": "klayout-drc", "stdout": "", "stderr": "",
-                    "exception": {"type": "NoDeckSupport", "traceback": "",
-                                  "message": "this KLayout connection cannot run DRC decks (update the plugin)"}}
+            return failed_run("NoDeckSupport", "this KLayout connection cannot run DRC decks (update the plugin)",
+                              where="klayout-drc", stdout="", stderr="")
         say("running the DRC deck on the open layout in KLayout")
         try:
             text = deck_text(code)
         except DeckError as e:
-            return {"ok": False, "where": "klayout-drc", "stdout": "", "stderr": "",
-                    "exception": {"type": "DRCError", "message": str(e), "traceback": ""}}
-        rep = bridge.run_deck(text, report_file_name(expected_files), deck_file_name(expected_files))
-        rep["where"] = "klayout-drc"
+            return failed_run("DRCError", str(e), where="klayout-drc", stdout="", stderr="")
+        rep = ExecutionReport.from_dict(bridge.run_deck(text, report_file_name(expected_files),
+                                                        deck_file_name(expected_files)))
+        rep.where = "klayout-drc"
         return rep
     say("running the DRC deck in the sandbox with KLayout's DRC engine")
     return run_deck_in_sandbox(code, inputs=inputs, timeout_s=timeout_s, expected_files=expected_files)

@@ -20,6 +20,7 @@ from typing import Callable
 from ..bridges import Bridge
 from . import drc_deck
 from .render import is_layout_file
+from .report import ExecutionReport
 
 ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
 
@@ -44,15 +45,16 @@ def needs_engine_python(code: str) -> bool:
     return bool(imported_modules(code) & ENGINE_ONLY_MODULES)
 
 
-def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None, inputs: dict | None = None) -> dict:
-    """Run a script in the sandbox and return the result as a dict (see pic_copilot.sandbox.RunResult).
+def run_in_sandbox(code: str, timeout_s: float = 120, workdir: str | None = None,
+                   inputs: dict | None = None) -> ExecutionReport:
+    """Run a script in the sandbox and return its report (the sandbox's RunResult, where "sandbox").
     ``inputs``: Request.inputs (see :func:`input_files`)."""
     from ..sandbox import default_sandbox
 
     res = default_sandbox().run(code, timeout_s=timeout_s, workdir=workdir, inputs=input_files(inputs))
-    d = res.to_dict()
-    d["where"] = "sandbox"
-    return d
+    rep = ExecutionReport.from_dict(res.to_dict())
+    rep.where = "sandbox"
+    return rep
 
 
 def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[str]:
@@ -101,15 +103,9 @@ def input_files(inputs: dict | None) -> dict | None:
             for k, v in inputs.items()}
 
 
-def changed_layout(rep: dict) -> bool:
-    """True if an execution report says the open layout was changed (and so can be undone)."""
-    return rep.get("where") in ("klayout", "sandbox+insert") and bool(rep.get("ok")) \
-        and bool((rep.get("changes") or {}).get("changed"))
-
-
 def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
             emit: Callable[[str], None] | None = None, inputs: dict | None = None,
-            expected_files: list[str] | tuple = ()) -> dict:
+            expected_files: list[str] | tuple = ()) -> ExecutionReport:
     """Run a script where it belongs and return one execution report.
 
     Args:
@@ -122,8 +118,8 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         expected_files: files the designer named (a DRC deck's file and report names come from them).
 
     Returns:
-        dict with where ("klayout", "sandbox", "sandbox+insert" or, for a DRC deck on the open
-        layout, "klayout-drc"), ok, stdout, stderr, exception, and the bridge's changes/summary or
+        the report, where "klayout", "sandbox", "sandbox+insert" or, for a DRC deck on the open
+        layout, "klayout-drc": ok, stdout, stderr, exception, and the bridge's changes/summary or
         the sandbox's files (a deck adds ``deck``: its file, input, report and marker counts).
     """
     say = emit or (lambda _msg: None)
@@ -135,39 +131,39 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         raise ValueError("interactive mode needs a KLayout bridge (open KLayout, or use --mode sandbox)")
     if mode == "interactive" and not needs_engine_python(code):
         say("running on the open layout in KLayout")
-        rep = bridge.run_code(code)
-        rep["where"] = "klayout"
-        if rep.get("files") is None and rep.get("workdir"):
-            rep["files"] = workdir_files(rep["workdir"])
+        rep = ExecutionReport.from_dict(bridge.run_code(code))
+        rep.where = "klayout"
+        if rep.files is None and rep.workdir:
+            rep.files = workdir_files(rep.workdir)
         return rep
     say("running in the sandbox")
     rep = run_in_sandbox(code, timeout_s=timeout_s, inputs=inputs)
-    if mode != "interactive" or not rep.get("ok"):
+    if mode != "interactive" or not rep.ok:
         return rep
-    layout_files = [f for f in rep.get("files", []) if is_layout_file(f.get("path", ""))]
+    layout_files = [f for f in rep.files or [] if is_layout_file(f.get("path", ""))]
     if not layout_files:
-        rep["ok"] = False
-        rep["exception"] = {"type": "NoLayoutOutput", "traceback": "",
-                            "message": "the script ran in the sandbox but wrote no GDS/OAS file, so nothing could be "
-                                       "placed in the open layout; write the component with "
-                                       "c.write_gds('name.gds', with_metadata=False)"}
+        rep.ok = False
+        rep.exception = {"type": "NoLayoutOutput", "traceback": "",
+                         "message": "the script ran in the sandbox but wrote no GDS/OAS file, so nothing could be "
+                                    "placed in the open layout; write the component with "
+                                    "c.write_gds('name.gds', with_metadata=False)"}
         return rep
     say(f"inserting {', '.join(f['path'] for f in layout_files)} into the open layout")
     # the copies live only until KLayout has read them (insert_files returns after reading)
     with tempfile.TemporaryDirectory(prefix="pic-copilot-insert-") as out_dir:
         try:
-            paths = _compatible_copies(rep["workdir"], layout_files, Path(out_dir))
+            paths = _compatible_copies(rep.workdir, layout_files, Path(out_dir))
         except Exception as e:  # noqa: BLE001 - an unreadable output file is a script failure
-            rep["ok"] = False
-            rep["exception"] = {"type": type(e).__name__, "message": f"cannot read the written layout: {e}",
-                                "traceback": ""}
+            rep.ok = False
+            rep.exception = {"type": type(e).__name__, "message": f"cannot read the written layout: {e}",
+                             "traceback": ""}
             return rep
-        ins = bridge.insert_files(paths)
-    rep["where"] = "sandbox+insert"
-    rep["ok"] = bool(ins.get("ok"))
-    rep["changes"] = ins.get("changes")
-    rep["summary"] = ins.get("summary")
-    rep["inserted_cells"] = ins.get("inserted_cells", [])
-    if not ins.get("ok"):
-        rep["exception"] = ins.get("exception")
+        ins = ExecutionReport.from_dict(bridge.insert_files(paths))
+    rep.where = "sandbox+insert"
+    rep.ok = bool(ins.ok)
+    rep.changes = ins.changes
+    rep.summary = ins.summary
+    rep.inserted_cells = ins.inserted_cells if ins.has("inserted_cells") else []
+    if not ins.ok:
+        rep.exception = ins.exception
     return rep

@@ -7,6 +7,8 @@ import threading
 import uuid
 from pathlib import Path
 
+from ..execution.report import ExecutionReport, execution_summary
+
 
 class ConsoleIO:
     """PipelineIO that prints progress to stderr (and streamed text unless quiet)."""
@@ -42,9 +44,7 @@ class ConsoleIO:
         pass
 
 
-def _exec_summary_lines(rep: dict | None) -> list[str]:
-    from ..agents.evaluator import execution_summary
-
+def _exec_summary_lines(rep: ExecutionReport | None) -> list[str]:
     s = execution_summary(rep)
     if not s.get("ran"):
         return ["not run"]
@@ -129,8 +129,6 @@ def cmd_ask(args) -> int:
 
         Path(args.out).write_text(file_text(out.script, args.out))   # a deck saved as .lydrc is the XML macro
     if args.json:
-        from ..agents.evaluator import execution_summary
-
         print(json.dumps({"ok": out.ok, "rounds": out.rounds, "message": out.message, "script": out.script,
                           "execution": execution_summary(out.execution), "usage": out.usage,
                           "timings": out.timings, "time_summary": out.time_line(),
@@ -195,16 +193,14 @@ def cmd_run(args) -> int:
         if bridge is not None:
             bridge.close()
     if args.json:
-        from ..agents.evaluator import execution_summary
-
         print(json.dumps(execution_summary(rep), indent=1, default=str))
     else:
         for line in _exec_summary_lines(rep):
             print(line)
-        exc = rep.get("exception") or {}
+        exc = rep.exception or {}
         if exc.get("traceback"):
             print(exc["traceback"].rstrip(), file=sys.stderr)
-    return 0 if rep.get("ok") else 1
+    return 0 if rep.ok else 1
 
 
 def register(subparsers) -> None:

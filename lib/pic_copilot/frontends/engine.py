@@ -17,7 +17,7 @@ from dataclasses import replace
 from .. import __version__
 from ..config import Settings, load_settings
 from ..llm import LLMError, make_client
-from ..execution.routing import changed_layout
+from ..execution.report import ExecutionReport
 from ..contracts import Outcome, Request
 from ..bridges.jsonlines import CancelledError, JsonLinesBridge, exec_result
 
@@ -79,19 +79,20 @@ def error_kind(exc: BaseException) -> str:
     return "internal"
 
 
-def decorate_execution(rep: dict | None) -> dict | None:
-    """Add thumbnails/readable copies of written layout files (``previews``) and report databases
-    (``reports``) to a sandbox execution report. Never raises."""
-    if not rep or not rep.get("files") or not rep.get("workdir"):
-        return rep
-    try:
-        from ..execution import render
+def decorate_execution(rep: ExecutionReport | None) -> dict | None:
+    """A report as the panel gets it (its dict), with thumbnails/readable copies of written layout
+    files (``previews``) and report databases (``reports``) added to a sandbox run's. Never raises."""
+    if rep is None:
+        return None
+    if rep.files and rep.workdir:
+        try:
+            from ..execution import render
 
-        rep["previews"] = render.layout_previews(rep["workdir"], rep["files"])
-        rep["reports"] = render.report_files(rep["workdir"], rep["files"])
-    except Exception as e:  # noqa: BLE001 - a missing renderer must not lose the result
-        print(f"previews failed: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
-    return rep
+            rep.previews = render.layout_previews(rep.workdir, rep.files)
+            rep.reports = render.report_files(rep.workdir, rep.files)
+        except Exception as e:  # noqa: BLE001 - a missing renderer must not lose the result
+            print(f"previews failed: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+    return rep.to_dict()
 
 
 class Engine:
@@ -239,7 +240,7 @@ class Engine:
         outcome: Outcome | None = old["outcome"]
         req = replace(prev, feedback=[*prev.feedback, text],
                       previous_script=outcome.script if outcome else prev.previous_script,
-                      previous_applied=bool(outcome and outcome.execution and changed_layout(outcome.execution)))
+                      previous_applied=bool(outcome and outcome.execution and outcome.execution.changed_layout))
         self._start(msg, request=req)
 
     def _fail(self, job: dict, job_id: str, e: BaseException) -> None:
@@ -284,9 +285,9 @@ class Engine:
                 run_in_sandbox(msg["code"], timeout_s=timeout)
             if job.get("reported"):
                 return
-            rep = decorate_execution(rep)
-            io.progress("execute", "ran ok" if rep.get("ok") else "the run failed")
-            self.channel.send({"type": "run_result", "id": job_id, "ok": bool(rep.get("ok")), "execution": rep})
+            execution = decorate_execution(rep)
+            io.progress("execute", "ran ok" if rep.ok else "the run failed")
+            self.channel.send({"type": "run_result", "id": job_id, "ok": bool(rep.ok), "execution": execution})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 

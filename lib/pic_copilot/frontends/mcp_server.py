@@ -34,6 +34,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from ..contracts import PIPELINE_CONFIGS
+from ..execution.report import ExecutionReport, execution_summary
 
 from .. import __version__
 
@@ -74,19 +75,17 @@ def _clip(text: str | None, n: int) -> str:
     return text if len(text) <= n else text[:n] + f"\n... [{len(text) - n} more characters]"
 
 
-def _report(rep: dict | None) -> dict:
-    """An execution report for a caller: the evaluator's summary plus the traceback tail."""
-    from ..agents.evaluator import execution_summary
-
+def _report(rep: ExecutionReport | None) -> dict:
+    """An execution report for a caller: its summary plus the traceback tail."""
     out = execution_summary(rep)
-    exc = (rep or {}).get("exception") or {}
+    exc = (rep.exception if rep else None) or {}
     if exc.get("traceback"):
         tb = exc["traceback"]
         out["traceback"] = tb[-TRACEBACK_CHARS:]
-    if rep and rep.get("note"):
-        out["note"] = rep["note"]
-    if rep and rep.get("workdir"):
-        out["workdir"] = rep["workdir"]
+    if rep and rep.note:
+        out["note"] = rep.note
+    if rep and rep.workdir:
+        out["workdir"] = rep.workdir
     return out
 
 
@@ -235,7 +234,6 @@ async def generate_script(
     execution report, LLM usage and the run record's path.
     """
     from ..agents import run_request
-    from ..agents.evaluator import execution_summary
     from ..config import load_settings
     from ..llm import LLMError
     from ..llm.local_server import LocalServerError
@@ -379,11 +377,10 @@ async def fix_script(
     finally:
         if bridge is not None:
             bridge.close()
-    from ..agents.evaluator import execution_summary
-
+    execution = ans.get("execution")   # the engine's fix_result message: the report's dict
     return {k: ans.get(k) for k in ("ok", "needed", "script", "diff", "problems", "message", "probe", "rounds",
-                                    "usage", "record")} | {"execution": execution_summary(ans.get("execution"))
-                                                           if ans.get("execution") else None, "mode": mode}
+                                    "usage", "record")} | {"execution": execution_summary(ExecutionReport.from_dict(execution))
+                                                           if execution else None, "mode": mode}
 
 def _scrubbed(fn):
     """A tool whose answers and error texts never show an API key (an LLM endpoint may echo one)."""
