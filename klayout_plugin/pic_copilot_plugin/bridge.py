@@ -208,9 +208,7 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
     layers = []
     for li in ly.layer_indexes():
         info = ly.get_info(li)
-        count = 0
-        for c in ly.each_cell():
-            count += c.shapes(li).size()
+        count = sum(c.shapes(li).size() for c in ly.each_cell())
         layers.append({"layer": info.layer, "datatype": info.datatype, "name": info.name or "", "shapes": count})
     cells = [c.name for c in ly.each_cell()]
     # shapes per layer in the active cell itself (not its children): what an edit changed there
