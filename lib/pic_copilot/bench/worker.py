@@ -99,15 +99,15 @@ def op_sandbox_trial(msg, stdin):
         from pic_copilot.execution.drc_deck import run_deck_in_sandbox
 
         layouts = sorted(p.name for p in work.iterdir() if p.suffix.lower() in (".gds", ".oas"))
-        cand = trial_record(run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
-                                                input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
-                                                sandbox=sb))
+        rep = run_deck_in_sandbox(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]),
+                                  input_file="in.gds" if "in.gds" in layouts else (layouts[0] if layouts else None),
+                                  sandbox=sb)
     else:
-        r = sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"]))
-        cand = trial_record(ExecutionReport.from_dict(r.to_dict()))
+        rep = ExecutionReport.from_dict(sb.run(msg["script"], workdir=str(work), timeout_s=float(msg["timeout_s"])).to_dict())
+    cand = trial_record(rep)
     cand["wall_s"] = round(time.monotonic() - t0, 3)
-    cand["contract_problems"] = _contract_problems(msg.get("prompt"), msg["script"],
-                                                   ExecutionReport.from_dict(r.to_dict()), inputs)
+    # the candidate's own run (a deck task's contract was read from setup.py's run before)
+    cand["contract_problems"] = _contract_problems(msg.get("prompt"), msg["script"], rep, inputs)
     out["candidate"] = cand
     (work / "script.py").unlink(missing_ok=True)
     _write_host_file(work / "_outcome.json", json.dumps({k: cand.get(k) for k in ("ok", "stdout", "stderr", "exception")}))
