@@ -106,7 +106,9 @@ def test_concurrent_clients_run_side_by_side_and_none_is_cut_off():
 @needs_llama_server
 def test_copied_text_is_drafted_from_the_prompt_and_checked_in_batches():
     """n-gram speculation (the default flags): an answer that copies the prompt is accepted in
-    drafted runs, and the answer is the same text as without it (greedy)."""
+    drafted runs, and it copies as well as without speculation. (Not the same text to the letter:
+    a batch of drafted tokens is computed in another order than one token at a time, and greedy
+    answers then part after a near tie, as a clean-clone CI run showed.)"""
     import subprocess
 
     import httpx
@@ -126,7 +128,7 @@ def test_copied_text_is_drafted_from_the_prompt_and_checked_in_batches():
     answers = {}
     for ngram in (True, False):
         port = local_server._free_port()
-        cmd = local_server.llama_server_command(binary, model, port, ngram=ngram)
+        cmd = local_server.llama_server_command(binary, model, port, ngram=ngram, threads=2)
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 120
@@ -140,6 +142,11 @@ def test_copied_text_is_drafted_from_the_prompt_and_checked_in_batches():
             proc.terminate()
             proc.wait(30)
     (spec_text, spec_t), (plain_text, plain_t) = answers[True], answers[False]
-    assert spec_text == plain_text
+    lines = [ln for ln in code.splitlines() if "insert" in ln]
+
+    def copied(text: str) -> int:
+        return sum(ln in text for ln in lines)
+
+    assert copied(spec_text) >= min(copied(plain_text), len(lines) - 1), (spec_text, plain_text)
     assert spec_t.get("draft_n_accepted", 0) > spec_t["predicted_n"] / 2, spec_t
     assert not plain_t.get("draft_n")
