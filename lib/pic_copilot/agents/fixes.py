@@ -239,6 +239,15 @@ def _active_cell_of_layout(node: ast.AST) -> bool:
             and isinstance(node.value, ast.Name) and node.value.id == "layout")
 
 
+def _replace_spans(code: str, spans) -> str:
+    """``code`` with each one-line span ``(line, start column, end column, text)`` replaced by its text."""
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(spans, reverse=True):
+        s = lines[line - 1]
+        lines[line - 1] = s[:start] + text + s[end:]
+    return "".join(lines)
+
+
 def _runs_in_klayout(code: str, mode: str) -> bool:
     """True if ``code`` (after the certain pya-import fix) runs on the open layout in KLayout, where
     the globals ``layout`` and ``cell`` exist; a script that imports an engine-only module (gdsfactory,
@@ -362,12 +371,8 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
     if len(pairs) != 1 or wanted[0] in pairs:
         return code, None
     (old,) = pairs
-    lines = code.splitlines(keepends=True)
     edits = {(n.lineno, n.col_offset, n.end_col_offset, str(w)) for nodes in literals for n, w in zip(nodes, wanted[0])}
-    for line, start, end, text in sorted(edits, reverse=True):
-        s = lines[line - 1]
-        lines[line - 1] = s[:start] + text + s[end:]
-    return "".join(lines), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
+    return _replace_spans(code, edits), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
 
 
 _COMPRESSION_WORDS = re.compile(r"gzip|gz\b|compress|zipped", re.IGNORECASE)
@@ -386,11 +391,8 @@ def write_layout_by_suffix(code: str, request: str) -> tuple[str, str | None]:
         code: the script.
         request: the designer's words; "gzip", ".gz", "compressed" keep the flag.
     """
-    if "write" not in code:
-        return code, None
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
+    tree = _parsed(code) if "write" in code else None
+    if tree is None:
         return code, None
     keep_gzip = bool(_COMPRESSION_WORDS.search(request))
 
@@ -421,13 +423,10 @@ def write_layout_by_suffix(code: str, request: str) -> tuple[str, str | None]:
             edits.append((n, ast.unparse(ast.Call(func=n.func, args=args, keywords=kws))))
     if not edits or any(n.lineno != n.end_lineno for n, _ in edits):
         return code, None   # nothing to do, or a call over several lines: left to the checks
-    lines = code.splitlines(keepends=True)
-    for n, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        s = lines[n.lineno - 1]
-        lines[n.lineno - 1] = s[:n.col_offset] + text + s[n.end_col_offset:]
     why = {"gzip": "gzip=True writes gzip data, and the request does not ask for compression",
            "options": "a default SaveLayoutOptions() writes GDS2 whatever the suffix"}
-    return "".join(lines), "layout written in the format of its file name (" + "; ".join(why[w] for w in sorted(what)) + ")"
+    fixed = _replace_spans(code, [(n.lineno, n.col_offset, n.end_col_offset, text) for n, text in edits])
+    return fixed, "layout written in the format of its file name (" + "; ".join(why[w] for w in sorted(what)) + ")"
 
 
 def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, str | None]:
