@@ -95,7 +95,10 @@ def child(args) -> int:
     from pic_copilot.agents.pipeline import run_request
     from pic_copilot.config import load_settings
     from pic_copilot.llm import make_client
-    from pic_copilot.contracts import NullIO, Request
+    try:
+        from pic_copilot.contracts import NullIO, Request
+    except ImportError:   # a checkout from before issue 17's move (``--variant before=...``)
+        from pic_copilot.pipeline_io import NullIO, Request
 
     settings = load_settings()
     client = make_client(settings)
