@@ -157,3 +157,34 @@ def test_selection_reaches_the_request_text(engine_factory):
         eng.send({"type": "cancel", "id": "q1"})
         asked = json.dumps(llm.requests)
         assert "points_um" in asked and "width_um" in asked and "selection" in asked
+
+
+def test_feedback_continues_the_request_with_its_agents(engine_factory):
+    """``feedback`` on a finished request revises its script with the same agents: the engine's
+    SessionStore kept the plan and the programmer's conversation (no second plan)."""
+    plan = json.dumps({"thoughts": "t", "subtasks": [{"domain": "data", "task": "print the box", "outputs": []}]})
+    accept = json.dumps({"thoughts": "fine", "decision": "accept", "target": "programmer", "instructions": ""})
+    steps = [{"match": "Plan this request", "content": plan},
+             {"match": "Write search queries", "content": json.dumps({"queries": [{"db": "pya", "query": "box"}]})},
+             {"match": "Revise the script", "content": "```python\nprint('box 10 x 5')\nprint('area', 50)\n```"},
+             {"match": "Write the script", "content": "```python\nprint('box 10 x 5')\n```"},
+             {"match": "Evaluate this result", "content": accept}]
+    with ScriptedLLM(steps) as llm:
+        eng = engine_factory({"PIC_COPILOT_BASE_URL": llm.base_url, "PIC_COPILOT_API_KEY": "k",
+                              "PIC_COPILOT_PIPELINE": "agentic"})
+        eng.send({"type": "feedback", "id": "r7", "text": "too early"})
+        msg, _ = eng.until(lambda m: m.get("id") == "r7")
+        assert msg["type"] == "error" and msg["kind"] == "bad-request", msg
+        eng.send({"type": "request", "id": "r7", "prompt": "print a box", "mode": "sandbox"})
+        first, _ = eng.until(lambda m: m.get("id") == "r7" and m["type"] in ("result", "error"), timeout=120)
+        assert first["type"] == "result" and first["ok"], first
+        n = len(llm.requests)
+        eng.send({"type": "feedback", "id": "r7", "text": "also print the area"})
+        second, _ = eng.until(lambda m: m.get("id") == "r7" and m["type"] in ("result", "error"), timeout=120)
+        later = llm.requests[n:]
+    assert second["type"] == "result" and "area" in second["script"], second
+    asked = [r["messages"][-1]["content"] for r in later]
+    assert not any("Plan this request" in a for a in asked), "the plan is the request's, kept"
+    revise = next(r for r in later if "Revise the script" in r["messages"][-1]["content"])
+    assert "also print the area" in revise["messages"][-1]["content"]
+    assert any(m["role"] == "assistant" and "box 10 x 5" in m["content"] for m in revise["messages"][:-1])

@@ -12,13 +12,12 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import replace
 
 from .. import __version__
 from ..config import Settings, load_settings
 from ..llm import LLMError, make_client
 from ..execution.report import ExecutionReport
-from ..contracts import Outcome, Request
+from ..contracts import Request, SessionStore
 from ..bridges.jsonlines import CancelledError, JsonLinesBridge, exec_result
 
 EXEC_TIMEOUT_S = 600.0   # an exec the plugin has not answered by then fails the job
@@ -96,13 +95,18 @@ def decorate_execution(rep: ExecutionReport | None) -> dict | None:
 
 
 class Engine:
-    """Dispatches protocol messages; one job (request, run, explain) runs at a time in a worker thread."""
+    """Dispatches protocol messages; one job (request, run, explain) runs at a time in a worker thread.
+
+    What a request remembers for the designer's feedback (the request, its outcome, its agents) is
+    in ``sessions``, the one per-request memory; ``_jobs`` only controls the running threads.
+    """
 
     def __init__(self, channel: Channel, settings: Settings):
         self.channel = channel
         self.settings = settings
+        self.sessions = SessionStore()
         self._client = None
-        self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "request", "outcome", "kind"}
+        self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "kind", "request" or "msg"}
         self._lock = threading.Lock()
         self._started_llm = False
 
@@ -177,6 +181,9 @@ class Engine:
         return JsonLinesBridge(self.channel.send, job_id, cancel, timeout_s=EXEC_TIMEOUT_S)
 
     def _spawn(self, job_id: str, job: dict, target) -> None:
+        for old_id, old in list(self._jobs.items()):   # finished jobs need no control any more
+            if not old["thread"].is_alive():
+                del self._jobs[old_id]
         job.setdefault("reported", False)
         job["thread"] = threading.Thread(target=target, args=(job,), daemon=True, name=f"{job['kind']}-{job_id}")
         self._jobs[job_id] = job
@@ -207,7 +214,8 @@ class Engine:
             return
         cancel = threading.Event()
         bridge = self._plugin_bridge(request.id, cancel) if request.mode == "interactive" else None
-        job = {"cancel": cancel, "bridge": bridge, "request": request, "outcome": None, "kind": "request"}
+        job = {"cancel": cancel, "bridge": bridge, "request": request, "kind": "request"}
+        self.sessions.started(request)   # remembered even if the run cannot begin (feedback retries it)
         self._spawn(request.id, job, self._run)
 
     def _start_job(self, msg: dict, kind: str, target) -> None:
@@ -226,21 +234,16 @@ class Engine:
         cancel = threading.Event()
         interactive = kind == "fix" and msg.get("mode", self.settings.mode) == "interactive"
         job = {"cancel": cancel, "bridge": self._plugin_bridge(job_id, cancel) if interactive else None,
-               "request": None, "outcome": None, "kind": kind, "msg": msg}
+               "request": None, "kind": kind, "msg": msg}
         self._spawn(job_id, job, target)
 
     def _feedback(self, msg: dict) -> None:
-        old = self._jobs.get(str(msg.get("id")))
         text = str(msg.get("text") or "").strip()
-        if old is None or old.get("request") is None or not text:
+        req = self.sessions.revision(str(msg.get("id")), text) if text else None
+        if req is None:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": "feedback needs the id of a finished request and some text"})
             return
-        prev: Request = old["request"]
-        outcome: Outcome | None = old["outcome"]
-        req = replace(prev, feedback=[*prev.feedback, text],
-                      previous_script=outcome.script if outcome else prev.previous_script,
-                      previous_applied=bool(outcome and outcome.execution and outcome.execution.changed_layout))
         self._start(msg, request=req)
 
     def _fail(self, job: dict, job_id: str, e: BaseException) -> None:
@@ -257,8 +260,7 @@ class Engine:
         io = ChannelIO(self.channel, req.id, job["bridge"], job["cancel"])
         try:
             io.progress("llm", f"using {self.settings.provider} model {self.settings.model}")
-            outcome = run_request(req, io, settings=self.settings, client=self.client())
-            job["outcome"] = outcome
+            outcome = run_request(req, io, settings=self.settings, client=self.client(), sessions=self.sessions)
             if job.get("reported"):
                 return
             execution = decorate_execution(outcome.execution)
