@@ -174,13 +174,10 @@ class Controller:
         self.last_undo_message = "there is nothing of the copilot's to undo"
         if session is None or not self.undo_available:
             return False
-        if hasattr(session, "undo_copilot_change"):
-            # only the copilot's own transaction: a change the designer made since is left alone
-            res = session.undo_copilot_change()
-            self.last_undo_message = res.get("message", "")
-            if not res.get("ok"):
-                return False
-        elif not session.undo():
+        # the bridge's undo action: only the copilot's own transaction, a change the designer made since is left alone
+        res = bridge.dispatch(session, "undo", {})
+        self.last_undo_message = res.get("message", "")
+        if not res.get("ok"):
             return False
         self.undo_available = False
         self.session_log.undone()
