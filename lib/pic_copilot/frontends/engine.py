@@ -27,12 +27,19 @@ from ..redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - 
 
 
 class Channel:
-    """Writes protocol messages to stdout (one JSON object per line, thread-safe, secrets masked)."""
+    """Writes protocol messages to stdout (one JSON object per line, thread-safe, secrets masked).
+
+    Args:
+        stream: where the lines go (default sys.stdout).
+        secrets: the keys to mask; the list is kept, not copied, so a key appended later (one the
+            settings dialog stores, :meth:`Engine.note_secret`) is masked here and wherever else the
+            same list is used (the engine's stderr).
+    """
 
     def __init__(self, stream=None, secrets: list[str] | None = None):
         self._out = stream or sys.stdout
         self._lock = threading.Lock()
-        self.secrets = list(secrets or [])
+        self.secrets = secrets if secrets is not None else []
 
     def send(self, msg: dict) -> None:
         line = scrub(json.dumps(msg, default=str), self.secrets)
@@ -99,11 +106,21 @@ class Engine:
 
     What a request remembers for the designer's feedback (the request, its outcome, its agents) is
     in ``sessions``, the one per-request memory; ``_jobs`` only controls the running threads.
+
+    Args:
+        channel: where the answers go.
+        settings: the effective settings, or None when they could not be loaded: then only
+            ``settings`` (so the dialog can repair the file), ``ping`` and ``shutdown`` are served,
+            and every job is refused with ``config_error``.
+        config_error: why the settings could not be loaded.
     """
 
-    def __init__(self, channel: Channel, settings: Settings):
+    JOBS = ("request", "feedback", "run", "explain", "fix")
+
+    def __init__(self, channel: Channel, settings: Settings | None, config_error: str = ""):
         self.channel = channel
         self.settings = settings
+        self.config_error = config_error
         self.sessions = SessionStore()
         self._client = None
         self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "kind", "request" or "msg"}
@@ -127,6 +144,11 @@ class Engine:
         t = msg.get("type")
         if t == "ping":
             self.channel.send({"type": "pong"})
+        elif t == "settings":
+            self._settings(msg)
+        elif t in self.JOBS and self.settings is None:
+            self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
+                               "message": f"configuration: {self.config_error} (fix it in the settings dialog)"})
         elif t == "request":
             self._start(msg)
         elif t == "feedback":
@@ -155,6 +177,38 @@ class Engine:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": f"unknown message type {t!r}"})
         return True
+
+    def note_secret(self, key: str) -> None:
+        """Mask ``key`` from now on in every line the engine writes (stdout and, in the engine process, stderr).
+
+        Args:
+            key: an API key the engine was just given.
+        """
+        key = (key or "").strip()
+        if len(key) >= 4 and key not in self.channel.secrets:
+            self.channel.secrets.append(key)
+            self.channel.secrets.sort(key=len, reverse=True)
+
+    def _settings(self, msg: dict) -> None:
+        """``settings``: the settings dialog's content (``get``) or its saving (``save``), answered with
+        ``settings_result`` at once (file work only, also while a job runs). The API key is never sent back."""
+        from . import settings_form
+
+        action = msg.get("action") or "get"
+        reply = {"type": "settings_result", "id": msg.get("id"), "action": action, "ok": False}
+        try:
+            if action == "save":
+                key = msg.get("api_key")
+                if isinstance(key, str) and key:
+                    self.note_secret(key)   # before anything could echo it
+                reply["saved"] = str(settings_form.save(msg.get("values"), key))
+            elif action != "get":
+                raise ValueError(f"unknown settings action {action!r}; use get or save")
+            reply["form"] = settings_form.load_form().to_dict()
+            reply["ok"] = True
+        except (ValueError, OSError) as e:
+            reply["message"] = f"{type(e).__name__}: {e}" if isinstance(e, OSError) else str(e)
+        self.channel.send(reply)
 
     def _cancel(self, job_id: str) -> None:
         """Stop a job: the panel is told at once; the worker stops at its next check and stays quiet."""
@@ -430,17 +484,19 @@ def main() -> int:
     sys.stdout = sys.stderr
     channel = Channel(out, secrets)
     try:
-        settings = load_settings()
+        settings, problem = load_settings(), ""
     except ValueError as e:
+        # no jobs with a broken configuration, but the settings dialog can still read and repair it
+        settings, problem = None, str(e)
         channel.send({"type": "error", "id": None, "kind": "bad-request", "message": f"configuration: {e}"})
-        return 2
     for k in known_secrets(settings):
         if k not in secrets:
             secrets.append(k)
     secrets.sort(key=len, reverse=True)
-    engine = Engine(channel, settings)
-    channel.send({"type": "ready", "version": __version__, "provider": settings.provider, "model": settings.model,
-                  "pid": os.getpid()})
+    engine = Engine(channel, settings, config_error=problem)
+    if settings is not None:
+        channel.send({"type": "ready", "version": __version__, "provider": settings.provider,
+                      "model": settings.model, "pid": os.getpid()})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -454,7 +510,7 @@ def main() -> int:
             continue
         if not engine.handle(msg):
             break
-    return 0
+    return 0 if settings is not None else 2
 
 
 if __name__ == "__main__":
