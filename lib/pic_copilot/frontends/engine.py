@@ -220,8 +220,15 @@ class Engine:
         self.channel.send({"type": "error", "id": job_id, "kind": "cancelled", "message": "cancelled by the designer"})
 
     def _busy(self) -> bool:
-        # a cancelled job may still wait on a slow endpoint; it no longer blocks new requests
-        return any(j["thread"].is_alive() and not j["cancel"].is_set() for j in self._jobs.values())
+        # a cancelled job may still wait on a slow endpoint, and an answered one may still be returning:
+        # neither blocks new requests (a feedback sent the moment the result arrived is taken)
+        return any(j["thread"].is_alive() and not j["cancel"].is_set() and not j.get("answered")
+                   for j in self._jobs.values())
+
+    def _final(self, job: dict, msg: dict) -> None:
+        """Send a job's last message (its result or error); from then on the job no longer blocks new ones."""
+        job["answered"] = True
+        self.channel.send(msg)
 
     def _refuse_if_busy(self, msg: dict) -> bool:
         if self._busy():
@@ -305,7 +312,7 @@ class Engine:
         detail = "" if isinstance(e, (LLMError, CancelledError, ValueError)) else "\n" + traceback.format_exc()
         print(f"{job['kind']} {job_id} failed: {e}{detail}", file=sys.stderr, flush=True)
         if not job.get("reported"):
-            self.channel.send({"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
+            self._final(job, {"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
 
     def _run(self, job: dict) -> None:
         from ..agents import run_request
@@ -318,7 +325,7 @@ class Engine:
             if job.get("reported"):
                 return
             execution = decorate_execution(outcome.execution)
-            self.channel.send({"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
+            self._final(job, {"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
                                "rounds": outcome.rounds, "execution": execution, "usage": outcome.usage,
                                "record": outcome.record_path, "message": outcome.message,
                                "timings": outcome.timings, "time_summary": outcome.time_line()})
@@ -343,7 +350,7 @@ class Engine:
                 return
             execution = decorate_execution(rep)
             io.progress("execute", "ran ok" if rep.ok else "the run failed")
-            self.channel.send({"type": "run_result", "id": job_id, "ok": bool(rep.ok), "execution": execution})
+            self._final(job, {"type": "run_result", "id": job_id, "ok": bool(rep.ok), "execution": execution})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
@@ -362,7 +369,7 @@ class Engine:
                                        question=str(msg.get("question") or ""), cancel=job["cancel"],
                                        on_token=lambda t: io.token("explainer", t))
             if not job.get("reported"):
-                self.channel.send({"type": "explanation", "id": job_id, "text": text})
+                self._final(job, {"type": "explanation", "id": job_id, "text": text})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
@@ -384,7 +391,7 @@ class Engine:
             if not job.get("reported"):
                 reply = out.to_message(job_id)
                 reply["execution"] = decorate_execution(out.execution)
-                self.channel.send(reply)
+                self._final(job, reply)
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
