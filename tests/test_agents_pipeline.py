@@ -10,7 +10,7 @@ import pytest
 from pic_copilot.agents import pipeline, run_request
 from pic_copilot.config import Settings
 from pic_copilot.llm import LLMCancelled, LLMClient, LLMStructuredOutputError
-from pic_copilot.contracts import Request
+from pic_copilot.contracts import Outcome, Request, SessionStore
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
 SECRET = "sk-test-secret-0123456789"
@@ -248,12 +248,16 @@ def test_feedback_continues_request_with_memory():
     try:
         settings = Settings(provider="openai", base_url=srv.base_url, api_key=SECRET, model="m", max_retries=0)
         client = LLMClient(settings)
-        out1 = run_request(Request(id="fb1", prompt="print a box", mode="sandbox"), RecIO(), settings, client)
+        store = SessionStore()   # the engine's: one per process, passed to every run
+        out1 = run_request(Request(id="fb1", prompt="print a box", mode="sandbox"), RecIO(), settings, client,
+                           sessions=store)
         assert out1.ok and out1.script == first
+        assert store.get("fb1").outcome is out1 and store.get("fb1").agents is not None
         n = len(srv.requests)
         io = RecIO()
-        out2 = run_request(Request(id="fb1", prompt="print a box", mode="sandbox", feedback=["also print the area"],
-                                   previous_script=out1.script), io, settings, client)
+        revision = store.revision("fb1", "also print the area")
+        assert revision.feedback == ["also print the area"] and revision.previous_script == first
+        out2 = run_request(revision, io, settings, client, sessions=store)
         later = srv.requests[n:]
     finally:
         srv.stop()
@@ -263,6 +267,39 @@ def test_feedback_continues_request_with_memory():
     assert "also print the area" in user_text(rev)
     # memory: the programmer sees its earlier exchange
     assert any(m["role"] == "assistant" and "box 10 x 5" in m["content"] for m in rev["messages"][:-1])
+
+
+def test_session_store_keeps_the_most_recent_requests_and_builds_revisions():
+    store = SessionStore(limit=2)
+    for rid in ("a", "b", "c"):
+        store.started(Request(id=rid, prompt=f"request {rid}", mode="sandbox"))
+    assert "a" not in store and len(store) == 2, "the least recently used request is dropped"
+    store.get("b")   # using b makes c the oldest
+    store.started(Request(id="d", prompt="request d", mode="sandbox"))
+    assert "b" in store and "c" not in store
+    assert store.revision("a", "more") is None, "a forgotten request cannot be revised"
+    # a run that failed (no outcome) is revised from the script it was revising
+    store.started(Request(id="b", prompt="request b", mode="sandbox", previous_script="old()\n", feedback=["x"]))
+    again = store.revision("b", "y")
+    assert again.feedback == ["x", "y"] and again.previous_script == "old()\n" and not again.previous_applied
+    store.finished("b", Outcome(ok=True, script="new()\n"))
+    assert store.revision("b", "z").previous_script == "new()\n"
+    store.forget("b")
+    assert "b" not in store
+
+
+def test_a_revision_without_a_store_starts_with_new_agents():
+    """CLI and MCP callers pass no store: a revision request still runs, its agents made afresh."""
+    first = "print('box')\n"
+    second = "print('box')\nprint('area', 50)\n"
+    steps = [plan(("data", "print the box")), QUERIES,
+             {"match": "Revise the script", "content": fence(second)},
+             {"match": "Write the script", "content": fence(first)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="print a box", id="nostore", feedback=["also print the area"],
+                        previous_script=first)
+    assert out.ok and out.script == second
+    assert "also print the area" in user_text(bodies(reqs, "Revise the script")[0])
+    assert bodies(reqs, "Plan this request"), "no plan was remembered, so it is made again"
 
 
 def test_max_rounds_limits_the_loop(executed):

@@ -212,6 +212,10 @@ def test_session_macro_replays_the_session_on_a_fresh_layout(gui_run, tmp_path):
 
 def test_settings_dialog_stores_key_and_config_and_rebuilds(gui_run):
     e = entry(gui_run, "settings")
+    assert e["loading_status"].startswith("Loading the settings from the engine") and e["loaded"], e
+    assert "programmer" in e["form_from_engine"]["agents"] and "layout" in e["form_from_engine"]["generators"]
+    assert "gdsfactory" in e["form_from_engine"]["databases"]
+    assert e["save_status"].startswith("Saved to ") and e["save_status"].endswith("config.toml.")
     assert e["echo_password"]
     assert "PIC_COPILOT_API_KEY" in e["env_note"] and "PIC_COPILOT_BASE_URL" in e["env_note"]
     assert e["cred_mode"] == "0o600" and e["cred_has_key"]
@@ -225,6 +229,9 @@ def test_settings_dialog_stores_key_and_config_and_rebuilds(gui_run):
     assert e["built"], e["build_label"]
     assert any(0 < v < 100 for v in e["progress_values"]), e["progress_values"]
     assert 100 in e["progress_values"]
+    # without an engine: a clear line, no Save, nothing written
+    assert e["no_engine_status"].startswith("Cannot load the settings: the pic-copilot engine is not installed"), e
+    assert not e["no_engine_save_enabled"] and e["no_engine_unchanged"]
 
 
 def test_actions_and_remote_checkbox(gui_run):

@@ -424,8 +424,8 @@ def dispatch(session: Session, action: str, payload: dict) -> dict:
     """Run one bridge action on the session's layout and return its bridge result.
 
     The one place the KLayout side turns an action and its fields into a call: the panel's
-    controller (the engine's ``exec`` messages and its own buttons), the remote endpoint, the
-    ``klayout -b`` batch runner and the benchmark driver all come here.
+    controller (the engine's ``exec`` messages and its own buttons: Run on layout, Undo), the remote
+    endpoint, the ``klayout -b`` batch runner, the cookbook runner and the benchmark driver all come here.
 
     Args:
         session: where to run.

@@ -14,6 +14,7 @@ from .engine_process import EngineProcess
 from .session_macro import SessionLog
 
 CANCEL_GRACE_MS = 600   # a job the engine has not confirmed cancelled by then is stopped by stopping the engine
+SETTINGS_TIMEOUT_MS = 30000   # a settings question the engine has not answered by then fails (it may be starting on a busy machine)
 
 _ids = itertools.count(1)
 
@@ -42,6 +43,7 @@ class Controller:
         self.engine_info: dict | None = None   # the engine's "ready" message
         self.session_log = SessionLog()        # the copilot's changes still on the layout ("Save session as macro")
         self._cancel_timer = None
+        self._settings_waiting: dict = {}       # settings message id -> (on_answer, its timeout QTimer)
 
     @property
     def busy(self) -> bool:
@@ -144,6 +146,7 @@ class Controller:
     def _cancel_overdue(self, jid: str) -> None:
         try:
             if self.busy and self.active_id == jid:
+                self._fail_settings("the engine was stopped before it answered")
                 self.engine.kill()
                 self._on_message({"type": "error", "id": jid, "kind": "cancelled",
                                   "message": "cancelled (the engine did not answer, so it was stopped; it restarts "
@@ -151,8 +154,64 @@ class Controller:
         except Exception:  # noqa: BLE001 - a timer handler must never raise
             pass
 
+    # -- the settings dialog's questions (answered by the engine; never read from its files here)
+    def settings(self, action: str, on_answer, values: dict | None = None, api_key: str | None = None) -> str:
+        """Ask the engine for the settings dialog's content (``get``) or have it save them (``save``).
+
+        Works while a job runs (the engine answers at once). ``on_answer(msg)`` is called once, on the
+        main thread, with the ``settings_result``, or with a failed one (``ok`` false, ``message``) when
+        the engine refused the message, stopped, or did not answer within SETTINGS_TIMEOUT_MS.
+
+        Args:
+            action: "get" or "save".
+            on_answer: called with the answer.
+            values: the dialog's values (save).
+            api_key: a new key to store (save); "" removes the stored key; None keeps it.
+
+        Raises:
+            RuntimeError: the engine cannot start (nothing was sent; the message says why).
+        """
+        self.engine.start()
+        sid = f"c{next(_ids)}"
+        msg = {"type": "settings", "id": sid, "action": action}
+        if values is not None:
+            msg["values"] = values
+        if api_key is not None:
+            msg["api_key"] = api_key
+        t = pya.QTimer()
+        t.singleShot = True
+        t.interval = SETTINGS_TIMEOUT_MS
+        t.timeout = lambda: self._settings_answer(sid, {
+            "ok": False, "message": f"the engine did not answer within {SETTINGS_TIMEOUT_MS // 1000} s; "
+                                    f"see {self.engine.stderr_log}"})
+        self._settings_waiting[sid] = (on_answer, t)
+        try:
+            self.engine.send(msg)
+        except RuntimeError:
+            self._settings_waiting.pop(sid, None)
+            raise
+        t.start()
+        return sid
+
+    def _settings_answer(self, sid: str, msg: dict) -> None:
+        """Hand a settings answer to whoever asked (once); never raises (it runs in Qt signal handlers)."""
+        waiting = self._settings_waiting.pop(sid, None)
+        if waiting is None:
+            return
+        on_answer, timer = waiting
+        try:
+            timer.stop()
+            on_answer({"type": "settings_result", "id": sid, **msg})
+        except Exception:  # noqa: BLE001 - the dialog shows its own errors
+            pass
+
+    def _fail_settings(self, reason: str) -> None:
+        for sid in list(self._settings_waiting):
+            self._settings_answer(sid, {"ok": False, "message": reason})
+
     def restart_engine(self) -> None:
         """Stop the engine (if it runs) and start a fresh one (e.g. after new settings)."""
+        self._fail_settings("the engine was restarted before it answered")
         self.engine.stop()
         self.finished = True
         self.engine_info = None
@@ -174,13 +233,10 @@ class Controller:
         self.last_undo_message = "there is nothing of the copilot's to undo"
         if session is None or not self.undo_available:
             return False
-        if hasattr(session, "undo_copilot_change"):
-            # only the copilot's own transaction: a change the designer made since is left alone
-            res = session.undo_copilot_change()
-            self.last_undo_message = res.get("message", "")
-            if not res.get("ok"):
-                return False
-        elif not session.undo():
+        # the bridge's undo action: only the copilot's own transaction, a change the designer made since is left alone
+        res = bridge.dispatch(session, "undo", {})
+        self.last_undo_message = res.get("message", "")
+        if not res.get("ok"):
             return False
         self.undo_available = False
         self.session_log.undone()
@@ -194,6 +250,7 @@ class Controller:
         return True
 
     def shutdown(self, stop_llm: bool = False) -> None:
+        self._fail_settings("the engine was shut down before it answered")
         self.engine.stop(stop_llm=stop_llm)
 
     # -- engine messages
@@ -201,6 +258,10 @@ class Controller:
         t = msg.get("type")
         if t == "exec":
             self._exec(msg)
+            return
+        if t == "settings_result" or (t == "error" and msg.get("id") in self._settings_waiting):
+            self._settings_answer(str(msg.get("id")), msg if t == "settings_result" else
+                                  {"ok": False, "message": str(msg.get("message") or "the engine refused it")})
             return
         if t == "ready":
             self.engine_info = msg
@@ -250,6 +311,7 @@ class Controller:
             self.engine.send(bridge.exec_result(msg, result))
 
     def _on_exit(self, code, reason: str) -> None:
+        self._fail_settings(reason)
         self.finished = True
         self.engine_info = None
         self.on_event({"type": "engine_died", "id": self.active_id, "message": reason})

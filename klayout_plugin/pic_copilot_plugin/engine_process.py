@@ -100,7 +100,8 @@ class EngineProcess:
         if not self.running():
             raise RuntimeError("the pic-copilot engine is not running")
         data = (json.dumps(msg) + "\n").encode("utf-8")
-        self._log(">", data)
+        # the settings dialog's key goes to the engine, never into the protocol log
+        self._log(">", data if not msg.get("api_key") else (json.dumps({**msg, "api_key": "***"}) + "\n").encode("utf-8"))
         self.proc.write(data)
 
     def pump(self, timeout_s: float) -> None:

@@ -43,6 +43,28 @@ MAX_BODY = 32 * 1024 * 1024
 DISCOVERY_NAME = "remote.json"
 
 
+def _port_rules():
+    """The engine's port rules (``pic_copilot.config``: PIC_COPILOT_ENDPOINT_PORT, else ``endpoint_port`` in
+    the config file, else a free port; the peers' ports; the message naming the setting), loaded by path.
+
+    The one place left where this layer reads an engine file (stdlib-only): the endpoint must know its
+    port when the designer switches it on, synchronously, and it serves external agents without the
+    engine process (``klayout -b`` hosts too), so it cannot wait for an engine answer.
+    """
+    import importlib.util
+    import sys
+
+    from . import GRAIN_ROOT
+
+    name = "pic_copilot_plugin._config"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, GRAIN_ROOT / "lib" / "pic_copilot" / "config.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
 def discovery_path() -> str:
     """Where a running endpoint announces its port and token."""
     return os.path.join(data_home(), DISCOVERY_NAME)
@@ -168,9 +190,7 @@ class RemoteEndpoint:
         Raises:
             RuntimeError: the configured port is taken or invalid (the message names the setting).
         """
-        from .settings_dialog import config_module
-
-        cfg = config_module()
+        cfg = _port_rules()
         try:
             choice = cfg.endpoint_port()
         except ValueError as e:

@@ -1,20 +1,19 @@
-"""The settings dialog: endpoint, models per agent, API key, mode, rounds, databases, rebuild.
+"""The settings dialog: endpoint, models per agent, API key, mode, rounds, ports, databases, rebuild.
 
-Writes ``config.toml`` (``PIC_COPILOT_CONFIG`` overrides the path) and the API key into the
-separate credentials file (mode 0600, through ``pic_copilot.config.write_api_key_file``); the
-key is never put in the config file, a log or the history. Environment variables take
-precedence over both; the dialog says which ones are set (never their values).
-stdlib + pya only: ``pic_copilot/config.py`` is loaded by path (it is stdlib-only).
+What it shows and what Save writes come from the engine over the protocol (the ``settings``
+message, answered by ``settings_result``; docs/PROTOCOL.md): the fields, their defaults, the
+domains and their databases, the config file (``config.toml``, ``PIC_COPILOT_CONFIG`` overrides the
+path) and the API key's separate credentials file (mode 0600). This layer never reads the engine's
+files. The key is never put in the config file, a log or the history; environment variables take
+precedence over both, and the dialog says which ones are set (never their values).
+
+When the engine is not running it is started; if it cannot start, or does not answer, the dialog
+says so and keeps what the designer typed (nothing is written). stdlib + pya only; the answers
+arrive through QProcess signals, so KLayout never waits.
 """
 from __future__ import annotations
 
-import importlib.util
-import json
-import os
 import re
-import sys
-import tomllib
-from pathlib import Path
 
 import pya
 
@@ -22,122 +21,30 @@ from . import GRAIN_ROOT
 from .engine_process import engine_process, engine_python
 from .macro_ide import raise_widget
 
-AGENTS = ("planner", "query_generator", "programmer", "synthesizer", "evaluator", "explainer")
-GENERATORS = ("layout", "drc", "simulation", "data")
 PROVIDERS = (("local", "Local (embedded model)"), ("openai", "OpenAI-compatible URL"), ("anthropic", "Anthropic"))
-ENV_VARS = ("PIC_COPILOT_PROVIDER", "PIC_COPILOT_BASE_URL", "OPENAI_BASE_URL", "PIC_COPILOT_MODEL",
-            "PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PIC_COPILOT_MAX_ROUNDS",
-            "PIC_COPILOT_PIPELINE", "PIC_COPILOT_LLM_PORT", "PIC_COPILOT_ENDPOINT_PORT")
 _PROGRESS = re.compile(r"(\S+)\s+\[[^\]]*\]\s+(\d+)/(\d+)")
-
-
-def config_module():
-    """pic_copilot.config loaded from the grain (stdlib only; no engine packages needed)."""
-    name = "pic_copilot_plugin._config"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, GRAIN_ROOT / "lib" / "pic_copilot" / "config.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def available_databases() -> list[str]:
-    d = GRAIN_ROOT / "databases"
-    return sorted(p.name for p in d.iterdir() if p.is_dir() and p.name != "checks") if d.is_dir() else []
-
-
-def default_generator_databases() -> dict[str, list[str]]:
-    try:
-        spec = tomllib.loads((GRAIN_ROOT / "lib" / "pic_copilot" / "prompts" / "domains.toml").read_text())
-        return {g: list(spec[g]["databases"]) for g in GENERATORS if g in spec}
-    except Exception:  # noqa: BLE001
-        return {}
-
-
-def _int_or(value, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return json.dumps(str(v))  # a JSON string is a valid TOML basic string
-
-
-def to_toml(data: dict) -> str:
-    """A small TOML writer for the config's shape: top-level scalars, then [table.sub] tables."""
-    lines = ["# pic-copilot settings (written by the KLayout settings dialog).",
-             "# The API key is not here: it lives in the 'credentials' file next to this one (mode 0600).", ""]
-    tables = []
-    for k, v in data.items():
-        if isinstance(v, dict):
-            tables.append((k, v))
-        else:
-            lines.append(f"{k} = {_toml_value(v)}")
-    for k, v in tables:
-        for sub, spec in v.items():
-            if isinstance(spec, dict):
-                if not spec:
-                    continue
-                lines += ["", f"[{k}.{sub}]"] + [f"{kk} = {_toml_value(vv)}" for kk, vv in spec.items()]
-            else:
-                lines += ["", f"[{k}]", f"{sub} = {_toml_value(spec)}"]
-    return "\n".join(lines) + "\n"
-
-
-def save_settings(values: dict, api_key: str | None) -> Path:
-    """Merge ``values`` into the config file and store ``api_key`` (None = keep, "" = remove).
-
-    ``values``: provider, base_url, model, mode, max_rounds, llm_port, endpoint_port, agents
-    {name: model}, databases {generator: [names]}. Other keys already in the file are kept.
-    """
-    cfg = config_module()
-    path = cfg.config_path()
-    data = {}
-    if path.exists():
-        try:
-            data = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError:
-            data = {}
-    data.pop("api_key", None)  # never in this file
-    for k in ("provider", "base_url", "model", "mode", "max_rounds", "llm_port", "endpoint_port"):
-        if values.get(k) not in (None, ""):
-            data[k] = values[k]
-        elif k in ("base_url", "model"):
-            data.pop(k, None)
-    agents = {name: dict(spec) for name, spec in (data.get("agents") or {}).items() if isinstance(spec, dict)}
-    for name, model in (values.get("agents") or {}).items():
-        spec = agents.setdefault(name, {})
-        if model:
-            spec["model"] = model
-        else:
-            spec.pop("model", None)
-    data["agents"] = {k: v for k, v in agents.items() if v}
-    if values.get("databases") is not None:
-        data["generators"] = {g: {"databases": list(dbs)} for g, dbs in values["databases"].items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(to_toml(data))
-    os.replace(tmp, path)
-    if api_key is not None:
-        cfg.write_api_key_file(api_key)
-    return path
+_ERROR_STYLE = "color: #b00000;"
 
 
 class SettingsDialog:
-    """Non-modal dialog; ``on_saved()`` is called after Save (the panel restarts the engine)."""
+    """Non-modal dialog; ``on_saved(form)`` is called after a save (the panel restarts the engine).
 
-    def __init__(self, parent, on_saved=None):
+    Args:
+        parent: the main window.
+        controller: the panel's Controller (its engine answers the settings messages).
+        on_saved: called with the saved form (a dict, see the protocol's ``settings_result``).
+
+    Attributes:
+        form: the last form the engine sent (None until one arrived).
+        loaded: the fields show the engine's form and can be edited.
+    """
+
+    def __init__(self, parent, controller, on_saved=None):
+        self.controller = controller
         self.on_saved = on_saved
+        self.form: dict | None = None
+        self.loaded = False
+        self._asking: str | None = None   # the settings message waiting for its answer
         self.build_proc = None
         self._build_err = b""
         self.dlg = pya.QDialog(parent)
@@ -162,6 +69,7 @@ class SettingsDialog:
         self.key_state.wordWrap = True
         self.key_state.setMinimumHeight(36)
         self.clear_key = pya.QCheckBox("Remove the stored key", ep)
+        self.clear_key.visible = False
         form.addRow("Endpoint", self.provider)
         form.addRow("URL", self.base_url)
         form.addRow("Model", self.model)
@@ -170,14 +78,11 @@ class SettingsDialog:
         form.addRow("", self.clear_key)
         root.addWidget(ep)
 
-        ag = pya.QGroupBox("Model per agent (empty: the model above)", self.dlg)
-        agf = pya.QFormLayout(ag)
-        self.agent_models = {}
-        for name in AGENTS:
-            e = pya.QLineEdit(ag)
-            self.agent_models[name] = e
-            agf.addRow(name.replace("_", " "), e)
-        root.addWidget(ag)
+        # the agents and the databases per domain are the engine's: their rows are made from its first form
+        self.agents_box = pya.QGroupBox("Model per agent (empty: the model above)", self.dlg)
+        self.agents_form = pya.QFormLayout(self.agents_box)
+        self.agent_models: dict[str, object] = {}
+        root.addWidget(self.agents_box)
 
         run = pya.QGroupBox("Running", self.dlg)
         rf = pya.QFormLayout(run)
@@ -204,29 +109,25 @@ class SettingsDialog:
         pf.addRow("External agents port", self.endpoint_port)
         root.addWidget(ports)
 
-        dbs = pya.QGroupBox("Documentation databases per generator", self.dlg)
-        grid = pya.QGridLayout(dbs)
-        self.db_names = available_databases()
+        self.dbs_box = pya.QGroupBox("Documentation databases per generator", self.dlg)
+        dbl = pya.QVBoxLayout(self.dbs_box)
+        self.db_grid = pya.QGridLayout()
+        dbl.addLayout(self.db_grid)
+        self.generators: list[str] = []
+        self.db_names: list[str] = []
         self.db_checks: dict[tuple[str, str], object] = {}
-        for j, db in enumerate(self.db_names):
-            grid.addWidget(pya.QLabel(db, dbs), 0, j + 1)
-        for i, g in enumerate(GENERATORS):
-            grid.addWidget(pya.QLabel(g, dbs), i + 1, 0)
-            for j, db in enumerate(self.db_names):
-                cb = pya.QCheckBox(dbs)
-                self.db_checks[(g, db)] = cb
-                grid.addWidget(cb, i + 1, j + 1)
         brow = pya.QHBoxLayout()
-        self.rebuild_btn = pya.QPushButton("Rebuild databases", dbs)
-        self.progress = pya.QProgressBar(dbs)
+        self.rebuild_btn = pya.QPushButton("Rebuild databases", self.dbs_box)
+        self.progress = pya.QProgressBar(self.dbs_box)
         self.progress.setRange(0, 100)
         self.progress.value = 0
-        self.build_label = pya.QLabel("", dbs)
+        self.build_label = pya.QLabel("", self.dbs_box)
         brow.addWidget(self.rebuild_btn)
         brow.addWidget(self.progress, 1)
-        grid.addLayout(brow, len(GENERATORS) + 1, 0, 1, len(self.db_names) + 1)
-        grid.addWidget(self.build_label, len(GENERATORS) + 2, 0, 1, len(self.db_names) + 1)
-        root.addWidget(dbs)
+        dbl.addLayout(brow)
+        dbl.addWidget(self.build_label)
+        root.addWidget(self.dbs_box)
+        self._editable = (ep, self.agents_box, run, ports)
 
         self.env_note = pya.QLabel(self.dlg)
         self.env_note.wordWrap = True
@@ -237,6 +138,7 @@ class SettingsDialog:
 
         buttons = pya.QHBoxLayout()
         self.status = pya.QLabel("", self.dlg)
+        self.status.wordWrap = True
         self.save_btn = pya.QPushButton("Save and restart engine", self.dlg)
         self.close_btn = pya.QPushButton("Close", self.dlg)
         buttons.addWidget(self.status, 1)
@@ -248,55 +150,107 @@ class SettingsDialog:
         self.close_btn.clicked = self._safe(lambda *a: self.dlg.hide())
         self.rebuild_btn.clicked = self._safe(lambda *a: self.rebuild())
         self.provider.currentIndexChanged = self._safe(lambda *a: self._provider_changed())
-        self.load()
+        self._set_editable(False)
 
     def _safe(self, fn):
         def handler(*args):
             try:
                 fn()
             except Exception as e:  # noqa: BLE001 - an exception here would pop a modal dialog
-                self.status.text = f"{type(e).__name__}: {e}"
+                self._say(f"{type(e).__name__}: {e}", error=True)
         return handler
 
-    # -- state
+    def _say(self, text: str, error: bool = False) -> None:
+        self.status.text = text
+        self.status.toolTip = text
+        self.status.styleSheet = _ERROR_STYLE if error else ""
+
+    def _set_editable(self, on: bool) -> None:
+        for box in self._editable:
+            box.enabled = on
+        self.save_btn.enabled = on and self._asking is None
+
+    # -- state: asked from the engine
     def load(self) -> None:
-        cfg = config_module()
-        path = cfg.config_path()
-        data = {}
-        problem = ""
-        if path.exists():
-            try:
-                data = tomllib.loads(path.read_text())
-            except tomllib.TOMLDecodeError as e:
-                problem = f" (it is not valid TOML: {e}; saving rewrites it)"
-        prov = data.get("provider", "local")
-        self.provider.setCurrentIndex(max(0, [k for k, _ in PROVIDERS].index(prov) if prov in dict(PROVIDERS) else 0))
-        self.base_url.text = str(data.get("base_url", ""))
-        self.model.text = str(data.get("model", "")) if prov != "local" or "model" in data else ""
+        """Ask the engine for the settings; the fields fill when it answers (:meth:`_loaded`)."""
+        if self._asking is not None:
+            return   # a question is on its way; its answer fills or reports
+        self._say("Loading the settings from the engine…")
+        self._set_editable(False)
+        try:
+            self._asking = self.controller.settings("get", self._loaded)
+        except RuntimeError as e:   # the engine cannot start: say why; what the fields show stays
+            self._asking = None
+            self._say(f"Cannot load the settings: {e}", error=True)
+            self._set_editable(self.form is not None)
+            return
+        self._set_editable(False)
+
+    def _loaded(self, msg: dict) -> None:
+        self._asking = None
+        if not msg.get("ok") or not isinstance(msg.get("form"), dict):
+            self._say(f"Cannot load the settings: {msg.get('message') or 'the engine sent none'}", error=True)
+            self._set_editable(self.form is not None)
+            return
+        self.populate(msg["form"])
+        self._say("")
+
+    def _build_rows(self, form: dict) -> None:
+        """The agents' rows and the databases grid, once, from the engine's names."""
+        if self.agent_models or self.db_checks:
+            return
+        for name in form.get("agents") or ():
+            e = pya.QLineEdit(self.agents_box)
+            self.agent_models[name] = e
+            self.agents_form.addRow(name.replace("_", " "), e)
+        self.generators = list(form.get("generators") or ())
+        self.db_names = list(form.get("databases") or ())
+        for j, db in enumerate(self.db_names):
+            self.db_grid.addWidget(pya.QLabel(db, self.dbs_box), 0, j + 1)
+        for i, g in enumerate(self.generators):
+            self.db_grid.addWidget(pya.QLabel(g, self.dbs_box), i + 1, 0)
+            for j, db in enumerate(self.db_names):
+                cb = pya.QCheckBox(self.dbs_box)
+                self.db_checks[(g, db)] = cb
+                self.db_grid.addWidget(cb, i + 1, j + 1)
+        self._editable = (*self._editable, *self.db_checks.values())
+
+    def populate(self, form: dict) -> None:
+        """Show an engine form (a ``settings_result``'s ``form``) in the fields."""
+        self._build_rows(form)
+        self.form = form
+        v = form.get("values") or {}
+        keys = [k for k, _ in PROVIDERS]
+        self.provider.setCurrentIndex(keys.index(v["provider"]) if v.get("provider") in keys else 0)
+        self.base_url.text = str(v.get("base_url", ""))
+        self.model.text = str(v.get("model", ""))
         for name, e in self.agent_models.items():
-            e.text = str(((data.get("agents") or {}).get(name) or {}).get("model", ""))
-        self.mode.setCurrentIndex(1 if data.get("mode") == "sandbox" else 0)
-        self.max_rounds.value = int(data.get("max_rounds", 3))
-        self.llm_port.value = _int_or(data.get("llm_port"), cfg.LLM_PORT_DEFAULT)
-        self.endpoint_port.value = _int_or(data.get("endpoint_port"), cfg.ENDPOINT_PORT_DEFAULT)
-        chosen = {g: spec.get("databases") for g, spec in (data.get("generators") or {}).items() if isinstance(spec, dict)}
-        defaults = default_generator_databases()
+            e.text = str((v.get("agents") or {}).get(name, ""))
+        self.mode.setCurrentIndex(1 if v.get("mode") == "sandbox" else 0)
+        self.max_rounds.value = int(v.get("max_rounds", 3))
+        self.llm_port.value = int(v.get("llm_port", 18765))
+        self.endpoint_port.value = int(v.get("endpoint_port", 0))
+        chosen = v.get("databases") or {}
         for (g, db), cb in self.db_checks.items():
-            on = chosen.get(g) if chosen.get(g) is not None else defaults.get(g, [])
-            cb.checked = db in on
+            cb.checked = db in (chosen.get(g) or [])
         self.api_key.text = ""
-        stored = bool(cfg.read_api_key_file())
-        self.key_state.text = (f"A key is stored in {cfg.credentials_path()} (mode 0600); leave the field empty to keep it."
+        stored = bool(form.get("key_stored"))
+        cred = form.get("credentials_path")
+        self.key_state.text = (f"A key is stored in {cred} (mode 0600); leave the field empty to keep it."
                                if stored else "No key is stored. A typed key is saved in the credentials file "
-                                              f"{cfg.credentials_path()} (mode 0600), never in the config file.")
+                                              f"{cred} (mode 0600), never in the config file.")
         self.clear_key.checked = False
         self.clear_key.visible = stored
-        env = [v for v in ENV_VARS if os.environ.get(v)]
+        env = list(form.get("env_set") or ())
         self.env_note.text = ("Environment variables take precedence over these settings: " + ", ".join(env) +
                               " (set in KLayout's environment; their values are not shown)." if env else
                               "No PIC_COPILOT_*/OPENAI_*/ANTHROPIC_* environment variables are set; these settings apply.")
         self.env_note.styleSheet = "color: #a05000;" if env else "color: #406040;"
-        self.path_note.text = f"Config file: {path}{problem}"
+        problem = form.get("problem") or ""
+        self.path_note.text = f"Config file: {form.get('config_path')}" + (f" ({problem}; saving rewrites it)"
+                                                                            if problem else "")
+        self.loaded = True
+        self._set_editable(True)
         self._provider_changed()
 
     def _provider_changed(self) -> None:
@@ -317,24 +271,50 @@ class SettingsDialog:
             "llm_port": int(self.llm_port.value),
             "endpoint_port": int(self.endpoint_port.value),
             "agents": {n: e.text.strip() for n, e in self.agent_models.items()},
-            "databases": {g: [db for db in self.db_names if self.db_checks[(g, db)].checked] for g in GENERATORS},
+            "databases": {g: [db for db in self.db_names if self.db_checks[(g, db)].checked] for g in self.generators},
         }
 
-    def save(self) -> Path:
+    def save(self) -> str | None:
+        """Send the fields to the engine to save; returns the message id, or None when it could not be sent.
+        Until the engine answers, the fields keep what the designer typed (the key included)."""
+        if not self.loaded:
+            self._say("The settings have not been loaded from the engine yet: nothing to save.", error=True)
+            return None
+        if self._asking is not None:
+            return None
         key = self.api_key.text.strip()
         api_key = "" if self.clear_key.checked and not key else (key or None)
-        path = save_settings(self.values(), api_key)
-        self.api_key.text = ""
-        self.load()
-        self.status.text = f"Saved to {path}."
+        self._say("Saving…")
+        try:
+            self._asking = self.controller.settings("save", self._saved, values=self.values(), api_key=api_key)
+        except RuntimeError as e:
+            self._say(f"Not saved: {e}. What you typed is kept.", error=True)
+            return None
+        self.save_btn.enabled = False
+        return self._asking
+
+    def _saved(self, msg: dict) -> None:
+        self._asking = None
+        self.save_btn.enabled = self.loaded
+        if not msg.get("ok"):
+            self._say(f"Not saved: {msg.get('message') or 'the engine did not say why'}. What you typed is kept.",
+                      error=True)
+            return
+        if isinstance(msg.get("form"), dict):
+            self.populate(msg["form"])   # clears the key field: the key is stored now
+        self._say(f"Saved to {msg.get('saved')}.")
         if self.on_saved is not None:
-            self.on_saved()
-        return path
+            # after this answer's handler returns: on_saved restarts the engine whose output is being read now
+            self._saved_timer = pya.QTimer()
+            self._saved_timer.singleShot = True
+            self._saved_timer.interval = 0
+            self._saved_timer.timeout = self._safe(lambda: self.on_saved(self.form))
+            self._saved_timer.start()
 
     def show(self) -> None:
-        self.load()
         self.dlg.show()
         raise_widget(self.dlg)
+        self.load()
 
     # -- rebuilding the databases (a QProcess: the GUI stays responsive)
     def rebuild(self, names: list[str] | None = None, extra_args: list[str] | None = None) -> None:

@@ -39,6 +39,7 @@ separate credentials file (mode 0600) next to it, and ``Settings.__repr__`` mask
 """
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -155,6 +156,83 @@ def _read_toml(path: Path) -> dict:
         return tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"config file {path} is not valid TOML: {e}") from None
+
+
+#: the environment variables that take precedence over the config file (the settings dialog names
+#: the ones that are set, never their values)
+ENV_VARS = ("PIC_COPILOT_PROVIDER", "PIC_COPILOT_BASE_URL", "OPENAI_BASE_URL", "PIC_COPILOT_MODEL",
+            "PIC_COPILOT_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PIC_COPILOT_MAX_ROUNDS",
+            "PIC_COPILOT_PIPELINE", "PIC_COPILOT_LLM_PORT", "PIC_COPILOT_ENDPOINT_PORT")
+
+
+def read_config_file(path: Path | None = None) -> tuple[dict, str]:
+    """The config file's tables as they are, without defaults, and what is wrong with it.
+
+    Args:
+        path: the file (default :func:`config_path`).
+
+    Returns:
+        (data, problem): ``data`` is {} when the file is missing or not valid TOML; ``problem`` is
+        "" or the TOML error.
+    """
+    path = path or config_path()
+    if not path.exists():
+        return {}, ""
+    try:
+        return tomllib.loads(path.read_text()), ""
+    except tomllib.TOMLDecodeError as e:
+        return {}, f"it is not valid TOML: {e}"
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return json.dumps(str(v))  # a JSON string is a valid TOML basic string
+
+
+def to_toml(data: dict) -> str:
+    """The config file's text for ``data`` (its shape: top-level values, then ``[table]`` values and
+    ``[table.sub]`` tables such as ``[agents.planner]``; empty tables are left out).
+
+    Args:
+        data: the settings as :func:`read_config_file` returns them.
+    """
+    lines = ["# pic-copilot settings (written by the KLayout settings dialog).",
+             "# The API key is not here: it lives in the 'credentials' file next to this one (mode 0600).", ""]
+    tables = []
+    for k, v in data.items():
+        if isinstance(v, dict):
+            tables.append((k, v))
+        else:
+            lines.append(f"{k} = {_toml_value(v)}")
+    for k, v in tables:
+        scalars = [(sub, spec) for sub, spec in v.items() if not isinstance(spec, dict)]
+        if scalars:
+            lines += ["", f"[{k}]"] + [f"{sub} = {_toml_value(spec)}" for sub, spec in scalars]
+        for sub, spec in v.items():
+            if isinstance(spec, dict) and spec:
+                lines += ["", f"[{k}.{sub}]"] + [f"{kk} = {_toml_value(vv)}" for kk, vv in spec.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_config_file(data: dict, path: Path | None = None) -> Path:
+    """Replace the config file with ``data`` (written next to it first, then renamed: never half a file).
+
+    Args:
+        data: the settings (never the API key: it belongs in the credentials file).
+        path: the file (default :func:`config_path`).
+    """
+    path = path or config_path()
+    data = {k: v for k, v in data.items() if k != "api_key"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(to_toml(data))
+    os.replace(tmp, path)
+    return path
 
 
 def read_api_key_file() -> str:

@@ -3,7 +3,8 @@ MCP server, benchmark): the pipeline configurations, the request, the outcome an
 
 A driver builds a :class:`Request` (``Request.config`` names one of :data:`PIPELINE_CONFIGS`),
 gives the pipeline a :class:`PipelineIO` to report progress and reach KLayout, and gets an
-:class:`Outcome` back.
+:class:`Outcome` back. A driver that lets a designer revise a result (the engine) also owns a
+:class:`SessionStore`, the one home of per-request memory, and passes it to every run.
 
 The pipeline configurations are one table of flags; the pipeline reads flags, never configuration
 names. ``full`` is the product: deterministic routing (an LLM plan only for a request that spans
@@ -16,9 +17,10 @@ stdlib only: the KLayout-side benchmark driver (benchmark/bench.py) imports this
 """
 from __future__ import annotations
 
+import collections
 import threading
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from .bridges import Bridge
 from .execution.report import ExecutionReport
@@ -220,3 +222,119 @@ class NullIO:
 
     def script(self, code: str, round_: int) -> None:
         pass
+
+
+#: how many requests a SessionStore remembers; the least recently used is dropped first
+MAX_SESSIONS = 32
+
+
+@dataclass
+class RequestMemory:
+    """What one request id remembers between its runs, so a designer's feedback continues it.
+
+    Attributes:
+        request: the request as it last ran (a revision is built from it).
+        outcome: that run's outcome; None while it runs, or when it failed or was cancelled.
+        agents: the pipeline's per-agent state for this request (``agents.pipeline.Session``:
+            the plan, the agents' conversations, the generators); None until the pipeline made it.
+    """
+
+    request: Request | None = None
+    outcome: Outcome | None = None
+    agents: Any = None
+
+
+class SessionStore:
+    """Per-request memory: one :class:`RequestMemory` per request id, the ``limit`` most recently
+    used kept (thread-safe). Owned by whoever serves requests (the engine: one per process) and
+    passed to :func:`pic_copilot.agents.run_request`; a caller that never revises (CLI, MCP,
+    benchmark) passes none and each run gets a store of its own.
+
+    Args:
+        limit: how many requests are remembered.
+    """
+
+    def __init__(self, limit: int = MAX_SESSIONS):
+        self.limit = max(1, int(limit))
+        self._items: "collections.OrderedDict[str, RequestMemory]" = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    def __contains__(self, request_id: object) -> bool:
+        with self._lock:
+            return request_id in self._items
+
+    def get(self, request_id: str) -> RequestMemory | None:
+        """The memory of ``request_id`` (marked as just used), or None.
+
+        Args:
+            request_id: the request's id.
+        """
+        with self._lock:
+            m = self._items.get(request_id)
+            if m is not None:
+                self._items.move_to_end(request_id)
+            return m
+
+    def entry(self, request_id: str) -> RequestMemory:
+        """The memory of ``request_id``, made empty if it has none; the oldest beyond the limit are dropped.
+
+        Args:
+            request_id: the request's id.
+        """
+        with self._lock:
+            m = self._items.get(request_id)
+            if m is None:
+                m = self._items[request_id] = RequestMemory()
+            self._items.move_to_end(request_id)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+            return m
+
+    def started(self, request: Request) -> RequestMemory:
+        """Note that ``request`` runs now (its earlier outcome no longer applies).
+
+        Args:
+            request: the request about to run.
+        """
+        m = self.entry(request.id)
+        m.request, m.outcome = request, None
+        return m
+
+    def finished(self, request_id: str, outcome: Outcome) -> None:
+        """Note the outcome of the run of ``request_id``.
+
+        Args:
+            request_id: the request's id.
+            outcome: what the run produced.
+        """
+        self.entry(request_id).outcome = outcome
+
+    def revision(self, request_id: str, text: str) -> Request | None:
+        """The request that continues ``request_id`` with the designer's correction ``text``: the same
+        id (so the same agents), the feedback appended, the last script to revise; None when the
+        request is not remembered.
+
+        Args:
+            request_id: the request the designer comments on.
+            text: the designer's correction.
+        """
+        m = self.get(request_id)
+        if m is None or m.request is None:
+            return None
+        prev, outcome = m.request, m.outcome
+        return replace(prev, feedback=[*prev.feedback, text],
+                       previous_script=outcome.script if outcome else prev.previous_script,
+                       previous_applied=bool(outcome and outcome.execution and outcome.execution.changed_layout))
+
+    def forget(self, request_id: str) -> None:
+        """Drop what ``request_id`` remembers.
+
+        Args:
+            request_id: the request's id.
+        """
+        with self._lock:
+            self._items.pop(request_id, None)

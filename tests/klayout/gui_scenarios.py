@@ -12,6 +12,7 @@ import os
 import signal
 import time
 import traceback
+from pathlib import Path
 
 import pya
 
@@ -357,6 +358,9 @@ def sc_settings(r):
     """The settings dialog: masked key into the 0600 credentials file, config.toml, env note, engine restart, rebuild progress."""
     dlg = P.open_settings()
     r["status_open"] = P.status.text
+    r["loading_status"] = dlg.status.text
+    r["loaded"] = wait_until(lambda: dlg.loaded, 20)   # the engine's answer filled the fields
+    r["form_from_engine"] = {k: (dlg.form or {}).get(k) for k in ("agents", "generators", "databases")}
     r["echo_password"] = str(dlg.api_key.echoMode) == str(pya.QLineEdit.Password)
     dlg.provider.setCurrentIndex(1)
     dlg.base_url.text = "http://127.0.0.1:9/v1"
@@ -372,10 +376,10 @@ def sc_settings(r):
     old_pid = (CTL.engine_info or {}).get("pid")
     dlg.save()
     r["ready_again"] = wait_until(lambda: CTL.engine_info is not None and CTL.engine_info.get("pid") != old_pid, 20)
-    cfg = dlg_cfg = __import__("pic_copilot_plugin.settings_dialog", fromlist=["x"]).config_module()
-    r["config_path"] = str(cfg.config_path())
-    r["config_text"] = cfg.config_path().read_text()
-    cred = cfg.credentials_path()
+    r["save_status"] = dlg.status.text
+    r["config_path"] = dlg.form["config_path"]
+    r["config_text"] = open(r["config_path"]).read()
+    cred = Path(dlg.form["credentials_path"])
     r["cred_mode"] = oct(os.stat(cred).st_mode & 0o777) if cred.exists() else None
     r["cred_has_key"] = cred.exists() and cred.read_text().strip() == dialog_key  # noqa: F821
     r["key_field_cleared"] = dlg.api_key.text == ""
@@ -395,7 +399,27 @@ def sc_settings(r):
     r["screenshot_rebuild"] = shot("gui_settings_rebuild.png", dlg.dlg)
     r["built"] = os.path.isdir(os.path.join(work, "dbs", "sax"))  # noqa: F821
     dlg.dlg.hide()
-    del dlg_cfg
+    # no engine to ask (not installed): the dialog says why, offers nothing to save and writes nothing
+    from pic_copilot_plugin.controller import Controller
+    from pic_copilot_plugin.settings_dialog import SettingsDialog
+
+    saved_python = os.environ.get("PIC_COPILOT_PYTHON")
+    os.environ["PIC_COPILOT_PYTHON"] = os.path.join(work, "no-such-python")  # noqa: F821
+    before = r["config_text"]
+    try:
+        lone = SettingsDialog(MW, Controller(lambda: None, lambda m: None))
+        lone.show()
+        pump(0.3)
+        r["no_engine_status"] = lone.status.text
+        r["no_engine_save_enabled"] = bool(lone.save_btn.enabled)
+        lone.save()
+        r["no_engine_unchanged"] = open(r["config_path"]).read() == before
+        lone.dlg.hide()
+    finally:
+        if saved_python is None:
+            os.environ.pop("PIC_COPILOT_PYTHON", None)
+        else:
+            os.environ["PIC_COPILOT_PYTHON"] = saved_python
 
 
 def sc_resilience(r):

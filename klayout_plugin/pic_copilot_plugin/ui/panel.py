@@ -96,7 +96,12 @@ class CopilotPanel:
         self.ticker.interval = 500
         self.ticker.timeout = self._tick
         self._update_buttons(busy=False)
-        self.settings_ui.apply_default_mode()
+        # the engine starts right after the panel shows and says the default mode (its settings)
+        self._mode_timer = pya.QTimer()
+        self._mode_timer.singleShot = True
+        self._mode_timer.interval = 0
+        self._mode_timer.timeout = self.settings_ui.apply_default_mode
+        self._mode_timer.start()
 
     def __getattr__(self, name):
         # the sections' widgets and actions, as the panel's own (panel.prompt, panel.send, panel.fix ...)

@@ -35,30 +35,36 @@ class SettingsSection:
         self.remote_cb.toggled = self.toggle_remote
 
     def apply_default_mode(self) -> None:
-        """Preselect the mode from the settings (config file / environment)."""
+        """Preselect the mode from the settings (config file): asks the engine (starting it), which answers
+        within a moment; quietly does nothing if it cannot start (the first request reports why)."""
         try:
-            from ..settings_dialog import config_module
-
-            mode = config_module().load_settings().mode
-            if mode in ("interactive", "sandbox"):
-                self.panel.request_ui.mode.setCurrentText(mode)
-        except Exception:  # noqa: BLE001 - a broken config file is reported when the engine starts
+            self.panel.controller.settings("get", self._mode_from_answer)
+        except Exception:  # noqa: BLE001 - e.g. the engine is not installed yet
             pass
+
+    def _mode_from_answer(self, msg: dict) -> None:
+        if msg.get("ok"):
+            self._apply_mode(msg.get("form"))
+
+    def _apply_mode(self, form) -> None:
+        mode = ((form or {}).get("values") or {}).get("mode")
+        if mode in ("interactive", "sandbox"):
+            self.panel.request_ui.mode.setCurrentText(mode)
 
     @safe
     def open_settings(self, *args):
         from ..settings_dialog import SettingsDialog
 
         if self.settings_dialog is None:
-            self.settings_dialog = SettingsDialog(self.panel.mw, on_saved=self._settings_saved)
+            self.settings_dialog = SettingsDialog(self.panel.mw, self.panel.controller, on_saved=self._settings_saved)
         self.settings_dialog.show()
         return self.settings_dialog
 
-    def _settings_saved(self) -> None:
+    def _settings_saved(self, form=None) -> None:
         p = self.panel
         if p.controller.busy:
             p.controller.cancel()
-        self.apply_default_mode()
+        self._apply_mode(form)
         p.restart_engine()
         p.set_status("Settings saved; the engine was restarted with them.")
 

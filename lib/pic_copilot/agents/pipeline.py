@@ -7,7 +7,6 @@ flags in :mod:`pic_copilot.contracts`; this module reads the flags, never names.
 """
 from __future__ import annotations
 
-import collections
 import threading
 import time
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from dataclasses import dataclass, field
 from ..checks import static as checks_mod
 from ..checks.output_contract import OutputContract
 from ..config import Settings, load_settings
-from ..contracts import PIPELINE_CONFIGS, Outcome, PipelineConfig, PipelineIO, Request, config
+from ..contracts import PIPELINE_CONFIGS, Outcome, PipelineConfig, PipelineIO, Request, SessionStore, config
 from ..execution import drc_deck
 from ..execution.report import ExecutionReport, execution_summary, failed_run
 from ..execution.routing import execute, needs_engine_python
@@ -30,7 +29,6 @@ from .fixes import (bind_requested_layer, draw_in_the_active_cell, drop_reopened
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
-MAX_SESSIONS = 32
 #: sampling temperatures of a round's candidates, in the order they are drawn (the first is the
 #: configured default); a candidate that passes ends the round, so later ones cost nothing
 CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
@@ -40,7 +38,8 @@ DOCS_BUDGET_WITH_RECIPES = 2600   # characters of documentation when recipes sho
 
 @dataclass
 class Session:
-    """Per-request agent state kept for designer feedback (per-agent memory)."""
+    """Per-request agent state kept for designer feedback (per-agent memory), held in the caller's
+    :class:`~pic_copilot.contracts.SessionStore` as ``RequestMemory.agents``."""
 
     mode: str
     plan: dict | None = None
@@ -60,31 +59,29 @@ class Session:
         return self.generators[key]
 
 
-_SESSIONS: "collections.OrderedDict[str, Session]" = collections.OrderedDict()
-_SESSIONS_LOCK = threading.Lock()
+def _session(store: SessionStore, request: Request, fresh: bool, databases: dict | None = None) -> Session:
+    """The agents of ``request``: the ones it had (a revision continues them) unless ``fresh``, or new ones
+    when there are none or they were made for another mode or other databases.
 
-
-def _session(request: Request, fresh: bool, databases: dict | None = None) -> Session:
-    with _SESSIONS_LOCK:
-        s = None if fresh else _SESSIONS.get(request.id)
-        if s is None or s.mode != request.mode or s.databases != (databases or {}):
-            s = Session(mode=request.mode, databases=dict(databases or {}))
-        _SESSIONS[request.id] = s
-        _SESSIONS.move_to_end(request.id)
-        while len(_SESSIONS) > MAX_SESSIONS:
-            _SESSIONS.popitem(last=False)
-        return s
-
-
-def forget(request_id: str) -> None:
-    """Drop a request's agent memory (the engine may call this when a panel closes a request)."""
-    with _SESSIONS_LOCK:
-        _SESSIONS.pop(request_id, None)
+    Args:
+        store: the per-request memory the agents are kept in.
+        request: the request being run.
+        fresh: start with new agents (a new request, not a revision).
+        databases: Settings.generator_databases.
+    """
+    m = store.entry(request.id)
+    s = None if fresh else m.agents
+    if s is None or s.mode != request.mode or s.databases != (databases or {}):
+        s = Session(mode=request.mode, databases=dict(databases or {}))
+    m.agents = s
+    return s
 
 
 class _Run:
-    def __init__(self, request: Request, io: PipelineIO, settings: Settings, client: LLMClient):
+    def __init__(self, request: Request, io: PipelineIO, settings: Settings, client: LLMClient,
+                 sessions: SessionStore):
         self.req, self.io, self.settings, self.client = request, io, settings, client
+        self.sessions = sessions
         self.cfg: PipelineConfig = config(request.config or "full")
         if request.mode not in ("sandbox", "interactive"):
             raise ValueError(f"unknown mode {request.mode!r}; use sandbox or interactive")
@@ -528,7 +525,7 @@ class _Run:
         req = self.req
         max_rounds = max(1, req.max_rounds or self.settings.max_rounds)
         continuing = bool(req.feedback and req.previous_script)
-        sess = _session(req, fresh=not continuing, databases=self.settings.generator_databases)
+        sess = _session(self.sessions, req, fresh=not continuing, databases=self.settings.generator_databases)
         review_state = {"sess": sess, "review": []}
         given = None
         if continuing:
@@ -653,8 +650,17 @@ def _observed_ports() -> dict:
 
 
 def run_request(request: Request, io: PipelineIO, settings: Settings | None = None,
-                client: LLMClient | None = None) -> Outcome:
+                client: LLMClient | None = None, sessions: SessionStore | None = None) -> Outcome:
     """Run the pipeline on one request.
+
+    Args:
+        request: what the designer asked (a revision carries ``feedback`` and ``previous_script``).
+        io: progress, tokens, candidate scripts, the cancel event and the KLayout bridge.
+        settings: the engine settings (default: load_settings()).
+        client: the LLM client (default: a new one for this call, closed afterwards).
+        sessions: the per-request memory of whoever serves requests: the run is noted there, and
+            a revision continues the agents its request id left there. None: a store of this call's
+            own (nothing is remembered afterwards; a revision then starts with new agents).
 
     Raises:
         LLMError subclasses (LLMCancelled when io.cancel was set); ValueError for a bad request.
@@ -664,11 +670,15 @@ def run_request(request: Request, io: PipelineIO, settings: Settings | None = No
     own = client is None
     if client is None:
         client = make_client(settings)
+    sessions = SessionStore() if sessions is None else sessions
+    sessions.started(request)
     run = None
     try:
         check_databases(settings.generator_databases)   # a bad choice fails before any LLM call
-        run = _Run(request, io, settings, client)
-        return run.go()
+        run = _Run(request, io, settings, client, sessions)
+        outcome = run.go()
+        sessions.finished(request.id, outcome)
+        return outcome
     except LLMCancelled:
         if run is not None:
             run.rec.set("usage", run.usage())

@@ -6,11 +6,11 @@ The request is ``{"jobs": [...]}``; each job is one of
   - ``{"action": "edit", "id", "code", "fixture" (fixture .py path or ""), "workdir"}``: a fresh
     editable layout with its own undo manager and a TOP cell, filled by the fixture's
     ``build(pya, layout, top)``, then the recipe run exactly as the GUI runs a script: the plugin
-    bridge's ``execute`` (execution-context globals, one transaction, rollback on failure) with TOP
-    as the active cell;
+    bridge's ``run_code`` action through ``bridge.dispatch`` (execution-context globals, one
+    transaction, rollback on failure) with TOP as the active cell;
   - ``{"action": "read", "id", "paths"}``: each GDS/OAS read by this KLayout (0.28.5) and inserted
-    under TOP of a fresh layout by the bridge's ``insert_layout_files`` (what placing a gdsfactory
-    component in the open layout does).
+    under TOP of a fresh layout by the bridge's ``insert_files`` action (``bridge.dispatch``: what
+    placing a gdsfactory component in the open layout does).
 For every job a line ``{"start": id}`` is written before it runs and ``{"id", "result"}`` after,
 flushed, so a crash or hang is pinned to its job by the caller.
 """
@@ -58,7 +58,7 @@ def run_job(job):
                     "exception": {"type": "FixtureError", "message": f"{type(e).__name__}: {e}",
                                   "traceback": traceback.format_exc()}}
         os.makedirs(job["workdir"], exist_ok=True)
-        return bridge.execute(session, job["code"], workdir=job["workdir"])
+        return bridge.dispatch(session, "run_code", {"code": job["code"], "workdir": job["workdir"]})
     if job["action"] == "read":
         files = []
         for path in job["paths"]:
@@ -71,7 +71,7 @@ def run_job(job):
                 entry.update(ok=False, error=f"{type(e).__name__}: {e}")
             files.append(entry)
         session = _fresh_session("")
-        ins = bridge.insert_layout_files(session, [f["path"] for f in files if f.get("ok")])
+        ins = bridge.dispatch(session, "insert_files", {"paths": [f["path"] for f in files if f.get("ok")]})
         return {"ok": all(f["ok"] for f in files) and ins["ok"], "files": files, "insert_ok": ins["ok"],
                 "insert_exception": ins.get("exception"), "inserted_cells": ins.get("inserted_cells", []),
                 "open_layout": _layout_facts(session.layout)}

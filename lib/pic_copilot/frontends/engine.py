@@ -12,13 +12,12 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import replace
 
 from .. import __version__
 from ..config import Settings, load_settings
 from ..llm import LLMError, make_client
 from ..execution.report import ExecutionReport
-from ..contracts import Outcome, Request
+from ..contracts import Request, SessionStore
 from ..bridges.jsonlines import CancelledError, JsonLinesBridge, exec_result
 
 EXEC_TIMEOUT_S = 600.0   # an exec the plugin has not answered by then fails the job
@@ -28,12 +27,19 @@ from ..redact import ScrubbingStream, known_secrets, scrub  # noqa: E402,F401 - 
 
 
 class Channel:
-    """Writes protocol messages to stdout (one JSON object per line, thread-safe, secrets masked)."""
+    """Writes protocol messages to stdout (one JSON object per line, thread-safe, secrets masked).
+
+    Args:
+        stream: where the lines go (default sys.stdout).
+        secrets: the keys to mask; the list is kept, not copied, so a key appended later (one the
+            settings dialog stores, :meth:`Engine.note_secret`) is masked here and wherever else the
+            same list is used (the engine's stderr).
+    """
 
     def __init__(self, stream=None, secrets: list[str] | None = None):
         self._out = stream or sys.stdout
         self._lock = threading.Lock()
-        self.secrets = list(secrets or [])
+        self.secrets = secrets if secrets is not None else []
 
     def send(self, msg: dict) -> None:
         line = scrub(json.dumps(msg, default=str), self.secrets)
@@ -96,13 +102,28 @@ def decorate_execution(rep: ExecutionReport | None) -> dict | None:
 
 
 class Engine:
-    """Dispatches protocol messages; one job (request, run, explain) runs at a time in a worker thread."""
+    """Dispatches protocol messages; one job (request, run, explain) runs at a time in a worker thread.
 
-    def __init__(self, channel: Channel, settings: Settings):
+    What a request remembers for the designer's feedback (the request, its outcome, its agents) is
+    in ``sessions``, the one per-request memory; ``_jobs`` only controls the running threads.
+
+    Args:
+        channel: where the answers go.
+        settings: the effective settings, or None when they could not be loaded: then only
+            ``settings`` (so the dialog can repair the file), ``ping`` and ``shutdown`` are served,
+            and every job is refused with ``config_error``.
+        config_error: why the settings could not be loaded.
+    """
+
+    JOBS = ("request", "feedback", "run", "explain", "fix")
+
+    def __init__(self, channel: Channel, settings: Settings | None, config_error: str = ""):
         self.channel = channel
         self.settings = settings
+        self.config_error = config_error
+        self.sessions = SessionStore()
         self._client = None
-        self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "request", "outcome", "kind"}
+        self._jobs: dict[str, dict] = {}   # id -> {"thread", "cancel", "bridge", "kind", "request" or "msg"}
         self._lock = threading.Lock()
         self._started_llm = False
 
@@ -123,6 +144,11 @@ class Engine:
         t = msg.get("type")
         if t == "ping":
             self.channel.send({"type": "pong"})
+        elif t == "settings":
+            self._settings(msg)
+        elif t in self.JOBS and self.settings is None:
+            self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
+                               "message": f"configuration: {self.config_error} (fix it in the settings dialog)"})
         elif t == "request":
             self._start(msg)
         elif t == "feedback":
@@ -152,6 +178,38 @@ class Engine:
                                "message": f"unknown message type {t!r}"})
         return True
 
+    def note_secret(self, key: str) -> None:
+        """Mask ``key`` from now on in every line the engine writes (stdout and, in the engine process, stderr).
+
+        Args:
+            key: an API key the engine was just given.
+        """
+        key = (key or "").strip()
+        if len(key) >= 4 and key not in self.channel.secrets:
+            self.channel.secrets.append(key)
+            self.channel.secrets.sort(key=len, reverse=True)
+
+    def _settings(self, msg: dict) -> None:
+        """``settings``: the settings dialog's content (``get``) or its saving (``save``), answered with
+        ``settings_result`` at once (file work only, also while a job runs). The API key is never sent back."""
+        from . import settings_form
+
+        action = msg.get("action") or "get"
+        reply = {"type": "settings_result", "id": msg.get("id"), "action": action, "ok": False}
+        try:
+            if action == "save":
+                key = msg.get("api_key")
+                if isinstance(key, str) and key:
+                    self.note_secret(key)   # before anything could echo it
+                reply["saved"] = str(settings_form.save(msg.get("values"), key))
+            elif action != "get":
+                raise ValueError(f"unknown settings action {action!r}; use get or save")
+            reply["form"] = settings_form.load_form().to_dict()
+            reply["ok"] = True
+        except (ValueError, OSError) as e:
+            reply["message"] = f"{type(e).__name__}: {e}" if isinstance(e, OSError) else str(e)
+        self.channel.send(reply)
+
     def _cancel(self, job_id: str) -> None:
         """Stop a job: the panel is told at once; the worker stops at its next check and stays quiet."""
         job = self._jobs.get(job_id)
@@ -162,8 +220,15 @@ class Engine:
         self.channel.send({"type": "error", "id": job_id, "kind": "cancelled", "message": "cancelled by the designer"})
 
     def _busy(self) -> bool:
-        # a cancelled job may still wait on a slow endpoint; it no longer blocks new requests
-        return any(j["thread"].is_alive() and not j["cancel"].is_set() for j in self._jobs.values())
+        # a cancelled job may still wait on a slow endpoint, and an answered one may still be returning:
+        # neither blocks new requests (a feedback sent the moment the result arrived is taken)
+        return any(j["thread"].is_alive() and not j["cancel"].is_set() and not j.get("answered")
+                   for j in self._jobs.values())
+
+    def _final(self, job: dict, msg: dict) -> None:
+        """Send a job's last message (its result or error); from then on the job no longer blocks new ones."""
+        job["answered"] = True
+        self.channel.send(msg)
 
     def _refuse_if_busy(self, msg: dict) -> bool:
         if self._busy():
@@ -177,6 +242,9 @@ class Engine:
         return JsonLinesBridge(self.channel.send, job_id, cancel, timeout_s=EXEC_TIMEOUT_S)
 
     def _spawn(self, job_id: str, job: dict, target) -> None:
+        for old_id, old in list(self._jobs.items()):   # finished jobs need no control any more
+            if not old["thread"].is_alive():
+                del self._jobs[old_id]
         job.setdefault("reported", False)
         job["thread"] = threading.Thread(target=target, args=(job,), daemon=True, name=f"{job['kind']}-{job_id}")
         self._jobs[job_id] = job
@@ -207,7 +275,8 @@ class Engine:
             return
         cancel = threading.Event()
         bridge = self._plugin_bridge(request.id, cancel) if request.mode == "interactive" else None
-        job = {"cancel": cancel, "bridge": bridge, "request": request, "outcome": None, "kind": "request"}
+        job = {"cancel": cancel, "bridge": bridge, "request": request, "kind": "request"}
+        self.sessions.started(request)   # remembered even if the run cannot begin (feedback retries it)
         self._spawn(request.id, job, self._run)
 
     def _start_job(self, msg: dict, kind: str, target) -> None:
@@ -226,21 +295,16 @@ class Engine:
         cancel = threading.Event()
         interactive = kind == "fix" and msg.get("mode", self.settings.mode) == "interactive"
         job = {"cancel": cancel, "bridge": self._plugin_bridge(job_id, cancel) if interactive else None,
-               "request": None, "outcome": None, "kind": kind, "msg": msg}
+               "request": None, "kind": kind, "msg": msg}
         self._spawn(job_id, job, target)
 
     def _feedback(self, msg: dict) -> None:
-        old = self._jobs.get(str(msg.get("id")))
         text = str(msg.get("text") or "").strip()
-        if old is None or old.get("request") is None or not text:
+        req = self.sessions.revision(str(msg.get("id")), text) if text else None
+        if req is None:
             self.channel.send({"type": "error", "id": msg.get("id"), "kind": "bad-request",
                                "message": "feedback needs the id of a finished request and some text"})
             return
-        prev: Request = old["request"]
-        outcome: Outcome | None = old["outcome"]
-        req = replace(prev, feedback=[*prev.feedback, text],
-                      previous_script=outcome.script if outcome else prev.previous_script,
-                      previous_applied=bool(outcome and outcome.execution and outcome.execution.changed_layout))
         self._start(msg, request=req)
 
     def _fail(self, job: dict, job_id: str, e: BaseException) -> None:
@@ -248,7 +312,7 @@ class Engine:
         detail = "" if isinstance(e, (LLMError, CancelledError, ValueError)) else "\n" + traceback.format_exc()
         print(f"{job['kind']} {job_id} failed: {e}{detail}", file=sys.stderr, flush=True)
         if not job.get("reported"):
-            self.channel.send({"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
+            self._final(job, {"type": "error", "id": job_id, "kind": kind, "message": str(e) or type(e).__name__})
 
     def _run(self, job: dict) -> None:
         from ..agents import run_request
@@ -257,12 +321,11 @@ class Engine:
         io = ChannelIO(self.channel, req.id, job["bridge"], job["cancel"])
         try:
             io.progress("llm", f"using {self.settings.provider} model {self.settings.model}")
-            outcome = run_request(req, io, settings=self.settings, client=self.client())
-            job["outcome"] = outcome
+            outcome = run_request(req, io, settings=self.settings, client=self.client(), sessions=self.sessions)
             if job.get("reported"):
                 return
             execution = decorate_execution(outcome.execution)
-            self.channel.send({"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
+            self._final(job, {"type": "result", "id": req.id, "ok": outcome.ok, "script": outcome.script,
                                "rounds": outcome.rounds, "execution": execution, "usage": outcome.usage,
                                "record": outcome.record_path, "message": outcome.message,
                                "timings": outcome.timings, "time_summary": outcome.time_line()})
@@ -287,7 +350,7 @@ class Engine:
                 return
             execution = decorate_execution(rep)
             io.progress("execute", "ran ok" if rep.ok else "the run failed")
-            self.channel.send({"type": "run_result", "id": job_id, "ok": bool(rep.ok), "execution": execution})
+            self._final(job, {"type": "run_result", "id": job_id, "ok": bool(rep.ok), "execution": execution})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
@@ -306,7 +369,7 @@ class Engine:
                                        question=str(msg.get("question") or ""), cancel=job["cancel"],
                                        on_token=lambda t: io.token("explainer", t))
             if not job.get("reported"):
-                self.channel.send({"type": "explanation", "id": job_id, "text": text})
+                self._final(job, {"type": "explanation", "id": job_id, "text": text})
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
@@ -328,7 +391,7 @@ class Engine:
             if not job.get("reported"):
                 reply = out.to_message(job_id)
                 reply["execution"] = decorate_execution(out.execution)
-                self.channel.send(reply)
+                self._final(job, reply)
         except BaseException as e:  # noqa: BLE001
             self._fail(job, job_id, e)
 
@@ -428,17 +491,19 @@ def main() -> int:
     sys.stdout = sys.stderr
     channel = Channel(out, secrets)
     try:
-        settings = load_settings()
+        settings, problem = load_settings(), ""
     except ValueError as e:
+        # no jobs with a broken configuration, but the settings dialog can still read and repair it
+        settings, problem = None, str(e)
         channel.send({"type": "error", "id": None, "kind": "bad-request", "message": f"configuration: {e}"})
-        return 2
     for k in known_secrets(settings):
         if k not in secrets:
             secrets.append(k)
     secrets.sort(key=len, reverse=True)
-    engine = Engine(channel, settings)
-    channel.send({"type": "ready", "version": __version__, "provider": settings.provider, "model": settings.model,
-                  "pid": os.getpid()})
+    engine = Engine(channel, settings, config_error=problem)
+    if settings is not None:
+        channel.send({"type": "ready", "version": __version__, "provider": settings.provider,
+                      "model": settings.model, "pid": os.getpid()})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -452,7 +517,7 @@ def main() -> int:
             continue
         if not engine.handle(msg):
             break
-    return 0
+    return 0 if settings is not None else 2
 
 
 if __name__ == "__main__":
