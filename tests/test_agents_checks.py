@@ -5,7 +5,7 @@ import pytest
 
 from pic_copilot.agents import fixes
 from pic_copilot.checks import static as checks
-from pic_copilot.agents.base import extract_code, parse_json
+from pic_copilot.llm.agent import extract_code, parse_json
 
 
 class FakeIndex:

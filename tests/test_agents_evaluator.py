@@ -156,8 +156,8 @@ def test_a_requested_cell_name_missing_from_the_script_sends_it_back():
 
 
 def test_a_copied_worked_example_is_sent_back_unless_it_was_the_task():
-    from pic_copilot.agents import prompts
-    from pic_copilot.agents.base import extract_code
+    from pic_copilot import prompts
+    from pic_copilot.llm.agent import extract_code
     from pic_copilot.agents.evaluator import copied_example
 
     ex = prompts.fewshot("programmer_interactive_new")

@@ -436,8 +436,8 @@ def test_interactive_kind_of_every_benchmark_edit_and_of_new_components():
 def test_interactive_edit_request_gets_pya_examples_and_the_kind_line():
     """A small model copies the example nearest its answer: an edit of the open layout is shown
     only pya edit examples, and told which kind to write; a copied example is sent back unrun."""
-    from pic_copilot.agents import prompts
-    from pic_copilot.agents.base import extract_code
+    from pic_copilot import prompts
+    from pic_copilot.llm.agent import extract_code
 
     copied = extract_code(prompts.fewshot("programmer_interactive_new")[1]["content"])
     good = "shapes = cell.shapes(layout.layer(5, 0))\nn = shapes.size()\nshapes.clear()\nprint('deleted', n)\n"

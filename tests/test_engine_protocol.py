@@ -212,7 +212,7 @@ def test_settings_get_gives_the_fields_defaults_and_domains(engine_factory, tmp_
     assert "PIC_COPILOT_BASE_URL" in form["env_set"] and "PIC_COPILOT_API_KEY" not in form["env_set"]
     assert "programmer" in form["agents"] and form["generators"] == ["layout", "drc", "simulation", "data"]
     assert {"gdsfactory", "pya", "sax"} <= set(form["databases"]) and "checks" not in form["databases"]
-    from pic_copilot.agents import prompts
+    from pic_copilot import prompts
 
     # the domains' defaults are the engine's own (prompts/domains.toml), not a copy in the plugin
     assert form["defaults"]["databases"]["simulation"] == prompts.domains()["simulation"]["databases"]

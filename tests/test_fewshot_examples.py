@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot.agents import prompts
-from pic_copilot.agents.base import extract_code
+from pic_copilot import prompts
+from pic_copilot.llm.agent import extract_code
 from pic_copilot.execution.routing import execute, run_in_sandbox
 from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
 

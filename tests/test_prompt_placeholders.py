@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot.agents import prompts
+from pic_copilot import prompts
 
 LIB = Path(prompts.__file__).resolve().parents[1]
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import ast
 
-from . import prompts, retrieve
-from .base import Agent
+from .. import prompts
+from . import retrieve
+from ..llm.agent import Agent
 from ..checks.static import _aliases, _dotted
 from .evaluator import requested_values
 

@@ -13,7 +13,7 @@ single-shot baselines, and :func:`wants_deck` routes a request that asks for a d
 from __future__ import annotations
 
 from ..execution import drc_deck
-from . import prompts
+from .. import prompts
 from .generators import ScriptGenerator
 
 DOMAIN = "drc_deck"

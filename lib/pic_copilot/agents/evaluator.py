@@ -6,8 +6,8 @@ import ast
 import re
 from pathlib import PurePath
 
-from . import prompts
-from .base import Agent
+from .. import prompts
+from ..llm.agent import Agent
 from ..checks.static import IMPORTS
 from ..execution.report import ExecutionReport, execution_text, tail
 
@@ -92,7 +92,7 @@ def copied_example(script: str, examples: tuple | list, task: str = "") -> dict 
         examples: the programmer's few-shot messages (user/assistant pairs).
         task: what the script should do; an example for much the same task may be copied.
     """
-    from .base import extract_code
+    from ..llm.agent import extract_code
 
     lines = _code_lines(script)
     if len(lines) < 3:

@@ -23,8 +23,8 @@ from ..bridges import Bridge
 from ..contracts import PipelineIO, Request
 from ..execution.report import ExecutionReport, execution_summary
 from ..execution.routing import execute
-from . import prompts
-from .base import Agent
+from .. import prompts
+from ..llm.agent import Agent
 
 CODE_LIMIT = 16000          # characters of a script the explainer reads
 TRACEBACK_LINES = 6         # last lines of a probe's traceback given to the programmer

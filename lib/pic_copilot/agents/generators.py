@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import re
 
-from . import prompts, retrieve
-from .base import Agent, extract_code
+from .. import prompts
+from . import retrieve
+from ..llm.agent import Agent, extract_code
 from .planner import context_text
 
 

@@ -20,8 +20,9 @@ from ..execution.report import ExecutionReport, execution_summary, failed_run
 from ..execution.routing import execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
-from . import binding, contract_words, evaluator, planner, prompts, retrieve
-from .base import Agent, extract_code
+from .. import prompts
+from . import binding, contract_words, evaluator, planner, retrieve
+from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
 from .fixes import (bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout, rename_outputs,

@@ -5,8 +5,8 @@ import json
 import re
 
 from ..execution import drc_deck
-from . import prompts
-from .base import Agent
+from .. import prompts
+from ..llm.agent import Agent
 
 SCHEMA = {
     "type": "object",

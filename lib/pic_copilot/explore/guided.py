@@ -170,7 +170,7 @@ def explore_llm(client=None, *, root: str | Path | None = None, db: str = "gdsfa
 
         sandbox = default_sandbox()
     model = model_label or getattr(getattr(client, "settings", None), "model", "") or ""
-    from ..agents import prompts
+    from .. import prompts
 
     system = prompts.render("explorer", version=version)
     cands = candidates(root, db, only, version)
@@ -211,7 +211,7 @@ def explore_llm(client=None, *, root: str | Path | None = None, db: str = "gdsfa
                 timer.start()
                 try:
                     res = client.chat(msgs, agent="explorer", json_schema=SCHEMA, max_tokens=500, cancel=cancel)
-                    from ..agents.base import parse_json
+                    from ..llm.agent import parse_json
 
                     ans = parse_json(res.text, SCHEMA)
                 except ValueError as e:
@@ -231,7 +231,7 @@ def explore_llm(client=None, *, root: str | Path | None = None, db: str = "gdsfa
                     break
                 script = ans["script"].strip()
                 if script.startswith("```"):
-                    from ..agents.base import extract_code
+                    from ..llm.agent import extract_code
 
                     script = extract_code(script).strip()
                 result = _run(sandbox, script, script_timeout_s)

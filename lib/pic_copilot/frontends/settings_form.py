@@ -69,7 +69,7 @@ def available_databases() -> tuple[str, ...]:
 
 def default_databases() -> dict[str, list[str]]:
     """Each domain's built-in choice of databases (prompts/domains.toml)."""
-    from ..agents import prompts
+    from .. import prompts
 
     spec = prompts.domains()
     return {g: list(spec[g]["databases"]) for g in GENERATORS if g in spec}

@@ -124,8 +124,8 @@ def expand_query(client, need: str, databases: list[str] | None = None, cancel: 
         The proposals; an LLM that fails or answers badly gives an empty Expansion with ``error``
         set (expansion is an extra, never a reason for a search to fail). Cancellation raises.
     """
-    from ..agents import prompts
-    from ..agents.base import Agent
+    from .. import prompts
+    from ..llm.agent import Agent
     from ..llm import LLMCancelled, LLMError
 
     dbs = list(databases or DB_HINTS)
@@ -146,7 +146,7 @@ def expand_query(client, need: str, databases: list[str] | None = None, cancel: 
 # ---------------------------------------------------------------------- cache for evaluations
 def prompt_key(model: str) -> str:
     """What a cached proposal depends on besides the need: the prompts, few-shot examples and model."""
-    from ..agents import prompts
+    from .. import prompts
 
     parts = [prompts.text("query_expander"), prompts.text("query_expander_user"), json.dumps(prompts.fewshot("query_expander")), model]
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]

@@ -69,7 +69,7 @@ def source_key(entry: dict) -> str:
 
 
 def prompt_version() -> str:
-    from ..agents import prompts
+    from .. import prompts
 
     return hashlib.sha256(prompts.text(PROMPT).encode()).hexdigest()[:10]
 
@@ -148,7 +148,7 @@ def siblings(entry: dict, by_parent: dict[str, list[dict]]) -> list[dict]:
 
 
 def render_prompt(db: str, entry: dict, sibs: list[dict]) -> str:
-    from ..agents import prompts
+    from .. import prompts
 
     md = entry.get("metadata") or {}
     sib_lines = "\n".join(f"- {o['id']}: {first_paragraph((o.get('metadata') or {}).get('doc') or '', 100)}" for o in sibs)
@@ -282,7 +282,7 @@ def run(db: str, db_dir: Path, client, limit: int | None = None, ids: list[str] 
     def one(e: dict) -> None:
         t1 = time.time()
         try:
-            from ..agents.base import parse_json
+            from ..llm.agent import parse_json
 
             res = client.chat([{"role": "user", "content": render_prompt(db, e, siblings(e, by_parent))}], agent="summarise",
                               json_schema=SUMMARY_SCHEMA, max_tokens=200, temperature=0.2)

@@ -7,7 +7,7 @@ import string
 import tomllib
 from pathlib import Path
 
-PROMPTS_DIR = Path(__file__).resolve().parents[1] / "prompts"
+PROMPTS_DIR = Path(__file__).resolve().parent
 
 
 class PromptError(ValueError):

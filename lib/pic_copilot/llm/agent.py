@@ -7,8 +7,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..llm import LLMClient, LLMStructuredOutputError
-from . import prompts
+from .. import prompts
+from .client import LLMClient
+from .errors import LLMStructuredOutputError
 
 MEMORY_EXCHANGES = 2  # earlier (user, assistant) exchanges an agent keeps in its prompt
 
