@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pic_copilot.explore import engine, store
+from pic_copilot.explore import engine
+from pic_copilot.retrieval import observations as store
 from pic_copilot.explore.gf_probes import SandboxBackend
 
 ROOT = Path(__file__).resolve().parents[1]

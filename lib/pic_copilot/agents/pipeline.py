@@ -21,6 +21,7 @@ from ..execution.routing import execute, needs_engine_python
 from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
 from .. import prompts
+from ..retrieval import observations
 from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
@@ -632,22 +633,14 @@ class _Run:
 
 
 def _with_observations(hits: list[dict]) -> list[dict]:
-    """Retrieved chunks with the observed behaviour of their API inserted (pic_copilot.explore)."""
-    try:
-        from ..explore.store import annotate_hits
-
-        return annotate_hits(hits)
-    except Exception:  # noqa: BLE001 - observations are optional evidence
-        return hits
+    """Retrieved chunks with the observed behaviour of their API inserted (``pic-copilot explore``;
+    unchanged where nothing was observed)."""
+    return observations.annotate_hits(hits)
 
 
 def _observed_ports() -> dict:
-    try:
-        from ..explore.store import port_table
-
-        return port_table()
-    except Exception:  # noqa: BLE001
-        return {}
+    """Observed port names per component factory ({} where nothing was observed)."""
+    return observations.port_table()
 
 
 def run_request(request: Request, io: PipelineIO, settings: Settings | None = None,

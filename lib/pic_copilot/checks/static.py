@@ -164,7 +164,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
 
     Only names whose root module the index knows are checked (numpy etc. are left alone).
     ``predefined`` names (e.g. the bridge's ``pya``) are treated as imported modules of the same name.
-    ``observations``: observed port names per component factory (``pic_copilot.explore.store.port_table()``);
+    ``observations``: observed port names per component factory (``pic_copilot.retrieval.observations.port_table()``);
     when given, port names used on components whose factory is known are checked too (:func:`port_check`).
     """
     if index is None:

@@ -11,6 +11,6 @@
 
 Command line: ``pic-copilot explore`` (``cli.register``).
 """
-from .store import annotate_hits, port_table, section, short_text
+from ..retrieval.observations import annotate_hits, port_table, section, short_text
 
 __all__ = ["annotate_hits", "port_table", "section", "short_text"]

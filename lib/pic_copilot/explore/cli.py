@@ -49,7 +49,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def _status(args) -> int:
-    from . import store
+    from ..retrieval import observations as store
 
     rows = []
     for db in ("gdsfactory", "pya"):
@@ -78,7 +78,7 @@ def _status(args) -> int:
 
 
 def _show(args) -> int:
-    from . import store
+    from ..retrieval import observations as store
 
     name = args.show.strip()
     cands = [name]

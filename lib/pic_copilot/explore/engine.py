@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import store
+from ..retrieval import observations as store
 
 DEFAULTS = {
     "gdsfactory": {"batch_size": 40, "guard_s": 20.0, "batch_timeout_s": 300.0},

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import store
+from ..retrieval import observations as store
 
 HARNESS = Path(__file__).with_name("gf_harness.py")
 MAX_VARIANTS = 18

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..llm import LLMCancelled
-from . import store
+from ..retrieval import observations as store
 
 SCHEMA = {
     "type": "object",

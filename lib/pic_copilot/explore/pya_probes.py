@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import store
+from ..retrieval import observations as store
 
 RUNNER = Path(__file__).with_name("pya_runner.py")
 CLASSES = ("Region", "Edges", "Layout", "Cell", "Shapes", "Box", "DBox", "Path", "DPath", "Trans", "DTrans",

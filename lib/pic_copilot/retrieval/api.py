@@ -18,6 +18,7 @@ from .errors import RetrievalError
 from .hybrid import FusionConfig, Retriever
 from .paths import databases_dir
 from .sources import SOURCES
+from . import observations
 from .store import Database, fix_cmd
 from .symbols import SymbolIndex
 
@@ -201,7 +202,7 @@ def get_api_details(name: str, observed: bool = True) -> dict:
     are joined back into ``content``. Unknown names raise RetrievalError with suggestions.
     ``observed`` (when ``pic-copilot explore`` probed this API for the documented version and
     ``observed=True``): what the installed API really did, ``{tool, tool_version, explored_at,
-    environment, text, default, accepted, rejected, port_names?, ...}`` (see pic_copilot.explore.store).
+    environment, text, default, accepted, rejected, port_names?, ...}`` (see pic_copilot.retrieval.observations).
     """
     if not isinstance(name, str) or not name.strip():
         raise RetrievalError("empty name: give an API name, e.g. pic-copilot api gdsfactory.components.mmi1x2")
@@ -241,12 +242,7 @@ def get_api_details(name: str, observed: bool = True) -> dict:
     if members:
         out["members"] = members
     if observed:
-        try:
-            from ..explore.store import section
-
-            obs = section(e["id"], _root())
-        except Exception:  # noqa: BLE001 - observations are optional extra evidence
-            obs = None
+        obs = observations.section(e["id"], _root())
         if obs:
             out["observed"] = obs
     return out

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from . import observations
 from .clean import first_paragraph
 from .errors import RetrievalError
 
@@ -95,12 +96,7 @@ def extractive_summary(entry: dict) -> str:
 
 def observed_sentence(entry: dict) -> str:
     """'Observed: ports o1, o2, o3; returns Component; rejects ...' from ``pic-copilot explore`` (or '')."""
-    try:
-        from ..explore.store import summary_sentence
-
-        return summary_sentence(entry["id"], version=(entry.get("metadata") or {}).get("version"))
-    except Exception:  # noqa: BLE001 - observations are optional
-        return ""
+    return observations.summary_sentence(entry["id"], version=(entry.get("metadata") or {}).get("version"))
 
 
 #: an LLM summary is followed by the extractive one: the LLM's words lead (the embedding reads the

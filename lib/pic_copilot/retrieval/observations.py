@@ -55,7 +55,7 @@ def read_json_lines(path: Path) -> list:
 def databases_root(root: str | Path | None = None) -> Path:
     if root is not None:
         return Path(root)
-    from ..retrieval.paths import databases_dir
+    from .paths import databases_dir
 
     return databases_dir()
 
