@@ -20,10 +20,17 @@ from __future__ import annotations
 import collections
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from .bridges import Bridge
 from .execution.report import ExecutionReport
+
+
+#: how a request runs: "interactive" acts on the layout open in KLayout (through the bridge),
+#: "sandbox" runs the script confined, its results written to files
+MODES = ("interactive", "sandbox")   # in the order the settings dialog lists them
+#: a mode as a type (MCP tool schemas; sandbox, the confined one, first)
+ModeName = Literal["sandbox", "interactive"]
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from ..contracts import PIPELINE_CONFIGS
+from ..contracts import PIPELINE_CONFIGS, ModeName
 from ..execution.report import ExecutionReport, execution_summary
 
 from .. import __version__
@@ -156,7 +156,7 @@ def get_api_details(
 
 def run_code(
     code: Annotated[str, Field(description="A complete Python script.")],
-    mode: Annotated[Literal["sandbox", "interactive"], Field(
+    mode: Annotated[ModeName, Field(
         description="'sandbox': the engine's Python (gdsfactory 9.45, pip klayout, SAX) in a fresh work folder. "
                     "'interactive': the layout open in the designer's KLayout (pya only, one undoable step; "
                     "gdsfactory scripts run in the sandbox and the GDS they write is inserted).")] = "sandbox",
@@ -216,7 +216,7 @@ async def generate_script(
     request: Annotated[str, Field(description="The design request in plain language, e.g. 'an MMI 1x2 with "
                                               "5 um long taper, write it to mmi.gds'.")],
     ctx: Context,
-    mode: Annotated[Literal["sandbox", "interactive"], Field(
+    mode: Annotated[ModeName, Field(
         description="'sandbox' (default): the script is checked in the engine's sandbox. 'interactive': it acts "
                     "on the layout open in the designer's KLayout (switched on in the panel).")] = "sandbox",
     config: Annotated[ConfigName, Field(
@@ -351,7 +351,7 @@ async def fix_script(
     name: Annotated[str, Field(description="Its name (used in the prompt and the diff headers).")] = "",
     complaint: Annotated[str, Field(description="What is wrong with it in plain words; needed when it runs "
                                                 "without an error but does the wrong thing.")] = "",
-    mode: Annotated[Literal["sandbox", "interactive"], Field(
+    mode: Annotated[ModeName, Field(
         description="Where it runs: 'sandbox' (default) or 'interactive' (the layout open in the designer's "
                     "KLayout; the probe run's change is undone, the fixed script's change stays, one undo step).")] = "sandbox",
     config: Annotated[str | None, Field(description="Pipeline configuration (default 'full').")] = None,

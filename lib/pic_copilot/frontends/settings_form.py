@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import config
+from ..contracts import MODES
 
 #: the agents whose model the dialog can set (``[agents.<name>] model = ...``)
 AGENTS = ("planner", "query_generator", "programmer", "synthesizer", "evaluator", "explainer")
@@ -19,7 +20,6 @@ AGENTS = ("planner", "query_generator", "programmer", "synthesizer", "evaluator"
 #: deck generator is left out: it searches only its own reference (prompts/domains.toml)
 GENERATORS = ("layout", "drc", "simulation", "data")
 PROVIDERS = ("local", "openai", "anthropic")
-MODES = ("interactive", "sandbox")
 MAX_ROUNDS_RANGE = (1, 10)
 _SIMPLE = ("provider", "base_url", "model", "mode", "max_rounds", "llm_port", "endpoint_port")
 
