@@ -155,6 +155,50 @@ def test_contract_words_of_typical_requests():
     assert contract_words.from_request("Read in.gds and print the cell names", inputs=("in.gds",)).files == []
 
 
+def test_contract_words_read_layers_copies_and_row_counts():
+    """What a request makes (layers, placed copies, rows of a table) becomes checked evidence."""
+    c = contract_words.from_request("Place four of the PDK's default TE grating couplers in a row with a 127 um pitch. "
+                                    "At each coupler's port put a text label GC0, GC1, GC2, GC3 on layer 10/0. "
+                                    "Top cell GC_ROW, saved as gc_row.gds.")
+    assert c.layers == ["10/0"] and c.placements == 4      # "on layer 10/0." at a sentence's end is a layer too
+    grid = contract_words.from_request("Make an array of rings: 4 columns and 3 rows, 60 um pitch. Save ring_array.gds.")
+    assert grid.placements == 12
+    sweep = contract_words.from_request("For radius 5, 10, 15 and 20 um write ring.csv with columns radius_um, width_um, "
+                                        "one row per radius.")
+    assert sweep.csv_rows == {"ring.csv": 4}
+    points = contract_words.from_request("Sweep the wavelength from 1.5 to 1.6 um in 501 points and write t.csv with "
+                                         "columns wavelength_um, T.")
+    assert points.csv_rows == {"t.csv": 501}
+    per_value = contract_words.from_request("For gaps 0.1 and 0.2 um sweep 1.5-1.6 um in 501 points and write g.csv with "
+                                            "columns gap_um, fsr_nm.")
+    assert per_value.csv_rows == {}     # a table of results per gap, not the spectrum
+    # what may rightly be empty or is only read is not required
+    assert contract_words.from_request("Check layer 1/0 of in.gds for widths below 0.3 um and mark each violation "
+                                       "on layer 99/0 in out.gds.", inputs=("in.gds",)).layers == []
+    assert contract_words.from_request("Move every shape from layer 1/0 to layer 2/0.", mode="interactive").layers == []
+    assert contract_words.from_request("Write a table with 4 columns and 3 rows of numbers to t.csv.").placements == 0
+    assert contract_words.from_request("Draw a 3 um wide box on layer 1/0 and print its area.").layers == []  # no layout results
+    assert contract_words.from_request("Draw a 3 um wide box on layer 1/0.", mode="interactive").layers == ["1/0"]
+
+
+def test_placements_are_counted_in_a_real_layout(tmp_path):
+    """An array instance counts each element; the contract names how many it found."""
+    import klayout.db as kdb
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    ly = kdb.Layout()
+    top, unit = ly.create_cell("TOP"), ly.create_cell("UNIT")
+    unit.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 1000))
+    top.insert(kdb.CellInstArray(unit.cell_index(), kdb.Trans(), kdb.Vector(20000, 0), kdb.Vector(0, 15000), 4, 2))
+    ly.write(str(tmp_path / "a.gds"))
+    rep = ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+    assert OutputContract(placements=8, layers=["1/0"]).check(rep) == []
+    assert OutputContract(placements=12).check(rep) == ["12 cells placed in one cell expected (each element of an array "
+                                                        "counts), but no cell places more than 8"]
+    assert "no shapes on layer 10/0" in OutputContract(layers=["10/0"]).check(rep)[0]
+
+
 def test_literal_outputs_tell_computed_from_invented_tables():
     prompt = "Sweep radii 5, 10 and 20 um and write r.csv"
     invented = "import csv\nrows = [[5, 31.2], [10, 15.6]]\ncsv.writer(open('r.csv', 'w')).writerows(rows)\n"

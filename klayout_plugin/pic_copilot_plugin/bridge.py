@@ -201,6 +201,16 @@ def layout_fingerprint(layout) -> str:
     return h.hexdigest()
 
 
+def _max_placements(ly, max_cells=5000):
+    """The most cell placements inside one cell (each element of an array counts)."""
+    best = 0
+    for n, cell in enumerate(ly.each_cell()):
+        if n >= max_cells:
+            break
+        best = max(best, sum(i.na * i.nb if i.is_regular_array() else 1 for i in cell.each_inst()))
+    return best
+
+
 def layout_summary(session: Session, max_cells: int = 30) -> dict:
     """A compact description of the open layout, for requests and results."""
     ly = session.layout
@@ -229,6 +239,7 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
         "layers": layers,
         "bbox_um": _box_um(cell.dbbox()) if cell is not None else [],
         "cell_shapes": cell_shapes,
+        "max_placements": _max_placements(ly),
         "selection": session.selection(),
         "editable": ly.is_editable(),
     }

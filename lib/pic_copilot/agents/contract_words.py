@@ -46,6 +46,11 @@ def describe(contract: OutputContract) -> str:
             extra = " as a JSON object with the keys " + ", ".join(contract.json_keys[f])
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
+    lines += [f"- shapes on layer {l}" for l in contract.layers]
+    if contract.placements:
+        lines.append(f"- {contract.placements} cells placed side by side (a row, column or array)")
+    for f, n in contract.csv_rows.items():
+        lines.append(f"- {n} data rows in {f}")
     return "\n".join(lines)
 
 
@@ -172,16 +177,125 @@ def result_cells(prompt: str) -> list[str]:
     return [n for n in requested_cell_names(prompt) if n not in gone]
 
 
-def from_request(prompt: str, inputs=()) -> OutputContract:
+# a sentence that makes something on a layer ("put a text label ... on layer 10/0", "draw a box on 2/0")
+_MAKES = re.compile(r"\b(add|draw|put|place|insert|create|make(?!\s+sure)|paint|mark|label|copy|fill)(s|ed|ing)?\b",
+                    re.IGNORECASE)
+# ... unless what it makes depends on a condition or a check ("mark each tile with density below 0.2",
+# "mark the violations on 99/0"): there may rightly be nothing to draw
+_CONDITIONAL = re.compile(r"\b(if|when|whenever|unless|where|wherever|below|above|under|over|less|more|fewer|smaller|"
+                          r"larger|narrower|wider|shorter|longer|exceed\w*|violat\w*|fail\w*|break\w*|error\w*|"
+                          r"markers?|only)\b|[<>≤≥]", re.IGNORECASE)
+_MOVES_AWAY = re.compile(r"\b(mov|shift|transfer|migrat)\w*", re.IGNORECASE)
+
+
+def produced_layers(prompt: str) -> list[str]:
+    """Layers a request makes something on, "L/D": each must hold shapes (or texts) afterwards.
+
+    Read from sentences with a making verb and no condition, deletion or move (those may rightly
+    leave a layer empty); a layer the request reads ("layer 1/0 of in.gds") is in none of them.
+    """
+    from .evaluator import requested_layers
+
+    out: list[str] = []
+    for sent in _sentences(prompt):
+        if not _MAKES.search(sent) or _CONDITIONAL.search(sent) or _GOES_AWAY.search(sent) or _MOVES_AWAY.search(sent):
+            continue
+        out += [f"{l}/{d}" for l, d in requested_layers(sent) if f"{l}/{d}" not in out]
+    return out
+
+
+_NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_COUNT = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_GRID = re.compile(rf"\b{_COUNT}\s+columns?\s*(?:,|and|by|x|×)\s*{_COUNT}\s+rows?\b|"
+                   rf"\b{_COUNT}\s+rows?\s*(?:,|and|by|x|×)\s*{_COUNT}\s+columns?\b", re.IGNORECASE)
+# "four of the grating couplers in a row", "3 copies of UNIT": N things placed side by side
+_ROW_OF = re.compile(rf"\b{_COUNT}\s+(?!µm|um|nm|mm\b)(?:[\w'-]+\s+){{0,10}}?in\s+a\s+(?:row|column|line)\b|"
+                     rf"\b{_COUNT}\s+(?:copies|instances|placements)\b", re.IGNORECASE)
+_PLACES = re.compile(r"\b(place|array|arrange|put|make|create|add|instantiate|repeat|tile|step)\w*\b", re.IGNORECASE)
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word.lower()]
+
+
+def placements(prompt: str) -> int:
+    """How many cells a request places together in one cell ("4 columns and 3 rows" -> 12, "four
+    ... couplers in a row" -> 4), 0 when its words say no such number. Only sentences that place
+    something count (a table "with 4 columns" places nothing). The cells may differ (four
+    variants of a sweep), so the count is of placements, not of copies of one cell."""
+    best = 0
+    for sent in _sentences(prompt):
+        if not _PLACES.search(sent):
+            continue
+        for m in _GRID.finditer(sent):
+            a, b = [g for g in m.groups() if g is not None]
+            best = max(best, _count(a) * _count(b))
+        for m in _ROW_OF.finditer(sent):
+            best = max(best, _count(next(g for g in m.groups() if g is not None)))
+    return best if best >= 2 else 0
+
+
+_ROW_PER = re.compile(r"\b(?:one|a|1)\s+(?:data\s+)?(?:row|line)\s+(?:per|for\s+each|for\s+every)\s+(?:placed\s+|listed\s+|given\s+)?"
+                      r"([A-Za-z][\w-]*)",
+                      re.IGNORECASE)
+_POINTS = re.compile(r"\b(\d+)\s+(?:points|samples|wavelengths|frequencies)\b", re.IGNORECASE)
+_NUM = r"-?\d+(?:\.\d+)?"
+
+
+def _enumerated(prompt: str, noun: str) -> int:
+    """How many values the request lists for ``noun`` ("radius 5, 10, 15 and 20 µm" -> 4), 0 if none."""
+    stem = re.escape(noun.lower().rstrip("s")[:5])
+    for m in re.finditer(rf"\b{stem}\w*\b(?:\s+(?:of|=|:|values?|in))?\s*((?:{_NUM}\s*(?:µm|um|nm|mm)?\s*(?:,|\bor\b|\band\b)\s*)+"
+                         rf"(?:and\s+|or\s+)?{_NUM})", prompt, re.IGNORECASE):
+        n = len(re.findall(_NUM, m.group(1)))
+        if n >= 2:
+            return n
+    return 0
+
+
+def csv_row_counts(prompt: str, files: list[str]) -> dict[str, int]:
+    """Per CSV file, the number of data rows the words fix, when they leave no doubt: "one row per
+    radius" with the radii listed, "one row per placed copy" with a grid of copies, a sweep "in 501
+    points" written as a spectrum (its header starts with the wavelength), when the request writes
+    one CSV file."""
+    csvs = [f for f in files if f.lower().endswith((".csv", ".tsv"))]
+    if len(csvs) != 1:
+        return {}
+    m = _ROW_PER.search(prompt)
+    if m:
+        noun = m.group(1).lower()
+        n = _enumerated(prompt, noun)
+        if not n and re.match(r"(copy|copies|instance|placement|cell|unit|tile|ring|device)", noun):
+            n = placements(prompt)
+        return {csvs[0]: n} if n else {}
+    # a sampled spectrum: one row per point, when the table's first column is the swept variable
+    header = csv_headers(prompt, files).get(csvs[0]) or [""]
+    points = {int(p) for p in _POINTS.findall(prompt)}
+    if len(points) == 1 and re.match(r"(wavelength|wl|lambda|freq)", header[0], re.IGNORECASE):
+        return {csvs[0]: points.pop()}
+    return {}
+
+
+def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContract:
     """The output contract a request's words set (checked with :meth:`OutputContract.check`).
 
     Args:
         prompt: the designer's words.
         inputs: names of the files the run starts with (they are read, not written).
+        mode: "sandbox" or "interactive" (an edit of the open layout); the layers and placements a
+            request makes are checked only where a layout results: a written layout file or the
+            open layout.
     """
     files = requested_files(prompt, inputs)
+    makes_layout = mode == "interactive" or any(_LAYOUT_OUT.search(f) for f in files)
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
-                          json_types=json_types(prompt, files), cells=result_cells(prompt))
+                          json_types=json_types(prompt, files), cells=result_cells(prompt),
+                          csv_rows=csv_row_counts(prompt, files),
+                          layers=produced_layers(prompt) if makes_layout else [],
+                          placements=placements(prompt) if makes_layout else 0)
+
+
+_LAYOUT_OUT = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)
 
 
 def missing_files(names: list[str], rep: ExecutionReport) -> list[str]:

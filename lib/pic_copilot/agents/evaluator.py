@@ -222,7 +222,7 @@ def missing_values(prompt: str, script: str) -> dict | None:
                     "belongs to (see the API documentation) instead of leaving the default.", "values")
 
 
-_LAYER_SPEC = re.compile(r"(?<![\w./])(\d{1,5})\s*/\s*(\d{1,5})(?![\w./])")
+_LAYER_SPEC = re.compile(r"(?<![\w./])(\d{1,5})\s*/\s*(\d{1,5})(?![\w/]|\.\d)")   # "on layer 10/0." ends a sentence
 
 
 # "layer 2/0", "layer (1/0)", "layer WG 1/0", "layers 1/0, 2/0 and 41/0" (not "layer/datatype ... 1/0")

@@ -105,7 +105,7 @@ class _Run:
         self.hinted: set[str] = set()   # request-word checks already sent back (see hints)
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
-        self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()))
+        self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
                          if self.cfg.contract else OutputContract())
         self.rec.set("contract", self.contract.to_dict())
 

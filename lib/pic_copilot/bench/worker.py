@@ -121,14 +121,15 @@ def op_sandbox_trial(msg, stdin):
     return out
 
 
-def _contract_problems(prompt: str | None, script: str, rep: ExecutionReport, inputs=()) -> list[str] | None:
+def _contract_problems(prompt: str | None, script: str, rep: ExecutionReport, inputs=(),
+                       mode: str = "sandbox") -> list[str] | None:
     """What the pipeline's output-contract check (read from the request's words) says of a run, so
     an oracle run measures how often it would wrongly reject a reference solution."""
     if not prompt or not rep.ok:
         return None
     from pic_copilot.agents.contract_words import from_request, literal_outputs
 
-    contract = from_request(prompt, tuple(inputs))
+    contract = from_request(prompt, tuple(inputs), mode)
     return contract.check(rep) + (literal_outputs(script, prompt) if contract.files else [])
 
 
@@ -143,7 +144,7 @@ def op_execute(msg, stdin):
         rep = ExecutionReport(ok=False, exception={"type": type(e).__name__, "message": str(e),
                                                    "traceback": traceback.format_exc()})
     out = trial_record(rep)
-    out["contract_problems"] = _contract_problems(msg.get("prompt"), msg["code"], rep)
+    out["contract_problems"] = _contract_problems(msg.get("prompt"), msg["code"], rep, mode=msg.get("mode", "interactive"))
     return out
 
 

@@ -61,6 +61,8 @@ class OutputContract:
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
         rdb_items: file -> {category: number of items} in a report database.
         bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
+        placements: at least this many cell placements inside one cell (each element of an array
+            counts: 4 x 3 is 12), in a written layout or the open layout.
     """
 
     files: list[str] = field(default_factory=list)
@@ -76,6 +78,7 @@ class OutputContract:
     rdb_categories: dict[str, list[str]] = field(default_factory=dict)
     rdb_items: dict[str, dict[str, int]] = field(default_factory=dict)
     bbox: dict[str, list[float]] = field(default_factory=dict)
+    placements: int = 0
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -127,7 +130,10 @@ class OutputContract:
                             '{"space.lyrdb" = {"space_0.3" = 2}}'),
             bbox=table("bbox", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
                        '{"TOP" = [0.0, 0.0, 10.0, 5.0]}'),
+            placements=data.get("placements", 0),
         )
+        if not is_count(out.placements):
+            raise ContractError(f"{source}: placements must be a whole number, e.g. placements = 12")
         bad = [l for l in [*out.layers, *out.shapes] if not LAYER_RE.match(l)]
         if bad:
             raise ContractError(f'{source}: layers are written "L/D" (e.g. "1/0"), got {", ".join(map(repr, bad))}')
@@ -179,6 +185,7 @@ class OutputContract:
         self._check_cells(layouts, problems)
         self._check_layers(layouts, problems)
         self._check_bbox(layouts, problems)
+        self._check_placements(layouts, problems)
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
@@ -219,6 +226,16 @@ class OutputContract:
         for l in self.layers:
             if l not in filled:
                 problems.append(f"no shapes on layer {l} (layers with shapes: {', '.join(sorted(filled, key=_layer_key)) or 'none'})")
+
+    def _check_placements(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.placements:
+            return
+        known = [lay["max_placements"] for lay in layouts if lay.get("max_placements") is not None]
+        if not known:
+            problems.append(f"{self.placements} placed cells expected, but no layout was written or open to count them in")
+        elif max(known) < self.placements:
+            problems.append(f"{self.placements} cells placed in one cell expected (each element of an array counts), "
+                            f"but no cell places more than {max(known)}")
 
     def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
         for cell, want in self.bbox.items():
@@ -324,13 +341,14 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         cells += [t["name"] for t in s.get("top_cells") or [] if t.get("name") not in cells]
         out.append({"cells": cells,
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
-                    "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []}})
+                    "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
+                    "max_placements": s.get("max_placements")})
     s = report.summary
     if isinstance(s, dict) and "layers" in s and "cells" in s:  # the bridge's open-layout summary
         bboxes = {s["active_cell"]: s.get("bbox_um")} if s.get("active_cell") else {}
         out.append({"cells": list(s.get("cells") or []),
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
-                    "bboxes": bboxes})
+                    "bboxes": bboxes, "max_placements": s.get("max_placements")})
     return out
 
 

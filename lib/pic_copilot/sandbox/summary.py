@@ -101,9 +101,18 @@ def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dic
             entry["labels"] = labels
         tops.append(entry)
     return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
-            "top_cells": tops, "layers": layers,
+            "top_cells": tops, "layers": layers, "max_placements": max_placements(ly),
             "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
                             for m in c.each_meta_info())}
+
+
+def max_placements(ly, max_cells: int = 5000) -> int:
+    """The most cell placements inside one cell (each element of an array instance counts): what
+    "an array of 4 x 3 rings" or "four couplers in a row" must leave behind."""
+    from itertools import islice
+
+    return max([sum(inst.na * inst.nb if inst.is_regular_array() else 1 for inst in cell.each_inst())
+                for cell in islice(ly.each_cell(), max_cells)] or [0])
 
 
 def _ports(cell, dbu: float, xs_width: dict, max_ports: int) -> list[dict]:
