@@ -229,6 +229,27 @@ def test_unused_requested_numbers_are_bound_to_the_components_real_parameters():
     assert not bodies(reqs, "Revise the script")
 
 
+def test_a_request_to_connect_ports_needs_a_route_in_the_script():
+    prompt = "Place two of the PDK's 1x2 MMIs and connect o2 of the first to o1 of the second with a routed waveguide."
+    assert contract_words.from_request(prompt + " Save routed.gds.").placements == 2
+    placed_only = "import gdsfactory as gf\nc = gf.Component()\nr = c << gf.components.mmi1x2()\nc.write_gds('routed.gds')\n"
+    routed = placed_only + "gf.routing.route_single(c, r.ports['o2'], r.ports['o1'], cross_section='strip')\n"
+    assert "calls no routing function" in contract_words.missing_route(placed_only, prompt)[0]
+    assert contract_words.missing_route(routed, prompt) == []
+    assert contract_words.missing_route(placed_only, "Place two MMIs 100 um apart.") == []
+
+
+def test_placement_numbers_are_never_offered_to_the_binder():
+    """A pitch or an offset places copies; it is no device parameter (a real m02 run bound the
+    60/40 um pitches to ring_single's length_x/length_y)."""
+    from pic_copilot.agents.binding import device_values
+
+    assert device_values("An array of the ring (5 um radius, other settings default): 4 columns and 3 rows, "
+                         "60 um pitch in x and 40 um pitch in y.") == [("5 um", 5.0)]
+    assert device_values("two MMIs 30 um apart, the second moved by 200 um, a pitch of 127 um") == []
+    assert device_values("a 10 um long straight, 0.5 um wide") == [("10 um", 10.0), ("0.5 um", 0.5)]
+
+
 def test_the_time_line_says_where_a_requests_time_went():
     from pic_copilot.contracts import Outcome
 

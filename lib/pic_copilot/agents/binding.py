@@ -16,11 +16,33 @@ from .. import prompts
 from . import retrieve
 from ..llm.agent import Agent
 from ..checks.static import _aliases, _dotted
-from .evaluator import requested_values
+import re
+
+from .evaluator import _VALUE, requested_values
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
 BINDABLE = ("gdsfactory.components.", "gdsfactory.cross_section.")
 _NUMERIC = ("float", "int", "number")
+
+
+#: words that make a number a placement, not a device parameter: "60 um pitch", "30 um apart",
+#: "moved by 200 um", "a pitch of 127 um", "at x = 50 um"
+_PLACEMENT_AFTER = re.compile(r"^\W{0,3}(?:\w+\W+){0,1}?(pitch|apart|spacing between|period between|offset|away|"
+                              r"to the (?:right|left)|above|below|further)\b", re.IGNORECASE)
+_PLACEMENT_BEFORE = re.compile(r"\b(pitch|apart|spaced|moved?|shift(?:ed)?|offset|translated?|displaced?|at|"
+                               r"positions?|origin|x\s*=|y\s*=)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+
+def device_values(request: str) -> list[tuple[str, float]]:
+    """The request's lengths that may set a device's parameters: those that place things ("60 um
+    pitch in x", "30 um apart", "moved by 200 um") are left out, so a binder cannot put a pitch
+    into a ring's ``length_x`` (seen in a real run)."""
+    out = []
+    for m, value in zip(_VALUE.finditer(request), requested_values(request)):   # the same matches, in order
+        after, before = request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
+        if not (_PLACEMENT_AFTER.search(after) or _PLACEMENT_BEFORE.search(before)):
+            out.append(value)
+    return out
 
 
 def new_agent() -> Agent:
@@ -113,7 +135,7 @@ def bind(agent: Agent, client, request: str, script: str, index, cancel=None) ->
         (the rewritten script, {"function", "values"}), or None when nothing could be bound (no
         factory call, no numbers, an answer that binds none of the requested numbers).
     """
-    wanted = requested_values(request)
+    wanted = device_values(request)
     if not wanted:
         return None
     numbers = sorted({round(v, 9) for _, v in wanted})

@@ -211,6 +211,9 @@ _GRID = re.compile(rf"\b{_COUNT}\s+columns?\s*(?:,|and|by|x|×)\s*{_COUNT}\s+row
 # "four of the grating couplers in a row", "3 copies of UNIT": N things placed side by side
 _ROW_OF = re.compile(rf"\b{_COUNT}\s+(?!µm|um|nm|mm\b)(?:[\w'-]+\s+){{0,10}}?in\s+a\s+(?:row|column|line)\b|"
                      rf"\b{_COUNT}\s+(?:copies|instances|placements)\b", re.IGNORECASE)
+# "Place two of the PDK's MMIs", "add 3 pads": the verb names the count directly
+_VERB_COUNT = re.compile(rf"\b(?:place|put|add|insert|instantiate|arrange)\s+{_COUNT}\b(?!\s*(?:µm|um|nm|mm|%|°|deg))",
+                         re.IGNORECASE)
 _PLACES = re.compile(r"\b(place|array|arrange|put|make|create|add|instantiate|repeat|tile|step)\w*\b", re.IGNORECASE)
 
 
@@ -230,7 +233,7 @@ def placements(prompt: str) -> int:
         for m in _GRID.finditer(sent):
             a, b = [g for g in m.groups() if g is not None]
             best = max(best, _count(a) * _count(b))
-        for m in _ROW_OF.finditer(sent):
+        for m in [*_ROW_OF.finditer(sent), *_VERB_COUNT.finditer(sent)]:
             best = max(best, _count(next(g for g in m.groups() if g is not None)))
     return best if best >= 2 else 0
 
@@ -315,6 +318,36 @@ def expects_layout_change(prompt: str) -> bool:
     """True if an interactive request asks to change the open layout (add, delete, move, grow ...
     something), so a run that leaves the layout as it was did not do the job."""
     return bool(_CHANGES.search(prompt))
+
+
+# ---------------------------------------------------------------------- what the script itself shows
+_CONNECTS = re.compile(r"\b(route|routed|routing|connect|connected|connecting|wire|wired)\b", re.IGNORECASE)
+
+
+def missing_route(script: str, prompt: str) -> list[str]:
+    """A gdsfactory request that connects ports ("connect o2 of the first MMI to o1 of the
+    second with a routed waveguide") needs a routing call or ``connect``; a script with neither
+    only placed the parts (a real m03 answer placed one MMI and was accepted)."""
+    if not _CONNECTS.search(prompt) or "gdsfactory" not in script:
+        return []
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return []
+    called = {(n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) for n in ast.walk(tree)
+              if isinstance(n, ast.Call)}
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    if any("route" in c or c in ("connect", "connect_ports") for c in called) or "routing" in used:
+        return []
+    return ["the designer asked to connect ports, but the script calls no routing function "
+            "(e.g. gf.routing.route_single(component, port1, port2, cross_section=...)) and no connect()"]
+
+
+def script_problems(script: str, prompt: str, contract: OutputContract) -> list[str]:
+    """What the script's own text shows against the request: a table of literal numbers where the
+    request asks for computed values (:func:`literal_outputs`), ports it asks to connect that are
+    never routed (:func:`missing_route`)."""
+    return (literal_outputs(script, prompt) if contract.files else []) + missing_route(script, prompt)
 
 
 # ---------------------------------------------------------------------- literal tables

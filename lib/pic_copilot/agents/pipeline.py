@@ -407,8 +407,8 @@ class _Run:
         if rep.where == "klayout" and self.cfg.contract and not (rep.changes or {}).get("changed") \
                 and contract_words.expects_layout_change(self.words):
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
-        if self.contract.files:
-            problems += contract_words.literal_outputs(script, self.req.prompt)
+        if self.cfg.contract:
+            problems += contract_words.script_problems(script, self.req.prompt, self.contract)
         planned = [f for f in self.expected_files() if f not in self.contract.files]
         problems += [f"{f} was not written" for f in contract_words.missing_files(planned, rep)]
         if problems:

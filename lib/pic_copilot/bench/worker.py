@@ -127,10 +127,10 @@ def _contract_problems(prompt: str | None, script: str, rep: ExecutionReport, in
     an oracle run measures how often it would wrongly reject a reference solution."""
     if not prompt or not rep.ok:
         return None
-    from pic_copilot.agents.contract_words import from_request, literal_outputs
+    from pic_copilot.agents.contract_words import from_request, script_problems
 
     contract = from_request(prompt, tuple(inputs), mode)
-    return contract.check(rep) + (literal_outputs(script, prompt) if contract.files else [])
+    return contract.check(rep) + script_problems(script, prompt, contract)
 
 
 def op_execute(msg, stdin):
