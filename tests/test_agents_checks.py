@@ -77,6 +77,20 @@ def test_a_keyword_with_its_words_reordered_is_found_and_renamed():
     assert not checks.same_words("width", "width") and not checks.same_words("gap", "pag")
 
 
+def test_keywords_a_function_hands_on_through_kwargs_are_checked_against_the_callee():
+    """gf.cross_section.rib(**kwargs) passes them to cross_section(): a keyword neither takes
+    (width_slab, written in three rounds of a real run) is found before the script runs."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = "import gdsfactory as gf\nxs = gf.cross_section.rib(width=0.5, width_slab=4, cladding_offsets=(1.75,))\n"
+    f = [x for x in checks.api_check(code, idx) if x.get("keyword")]
+    assert [x["keyword"] for x in f] == ["width_slab"], f
+    assert "sections" in f[0]["message"] and "cladding_layers" in f[0]["message"]   # the real names, from both
+    assert checks.forwarded_parameters("gdsfactory.cross_section.rib") >= {"width", "sections", "cladding_layers"}
+    assert checks.forwarded_parameters("no_such_module.fn") is None
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import os
 import re
 import tomllib
@@ -272,7 +273,12 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             sig = ""
         if "**" in sig:
             var_kw = True
-        if var_kw or not names:
+        if var_kw:   # rib(**kwargs) hands them to cross_section(): the keywords it accepts are both's
+            forwarded = forwarded_parameters(full)
+            if forwarded is None:
+                continue
+            names, var_kw = set(names) | forwarded, False
+        if not names:
             continue
         for kw in node.keywords:
             if kw.arg and kw.arg not in names:
@@ -398,6 +404,72 @@ def port_check(tree: ast.AST, aliases: dict[str, str], shadowed: set[str], index
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 use(node, node.func.value, arg.value)
     return sorted(findings, key=lambda f: f["line"] or 0)
+
+
+@functools.lru_cache(maxsize=512)
+def forwarded_parameters(full: str, depth: int = 3) -> frozenset[str] | None:
+    """The keyword names an installed function's ``**kwargs`` can take, read from its source: the
+    parameters of the function(s) it passes ``**kwargs`` on to (``gf.cross_section.rib`` ->
+    ``cross_section``), followed ``depth`` levels. None when that is not traceable (no source, a
+    callee that is not a plain name in the function's module, a chain that ends in ``**kwargs``
+    again), so nothing is claimed.
+
+    Args:
+        full: dotted name in the engine's packages (``gdsfactory.cross_section.rib``).
+        depth: how many forwarding steps to follow at most.
+    """
+    import importlib
+
+    parts = full.split(".")
+    obj = None
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+            for p in parts[cut:]:
+                obj = getattr(obj, p)
+            break
+        except Exception:  # noqa: BLE001 - not importable here: nothing is claimed
+            obj = None
+    return _forwarded(obj, depth) if obj is not None else None
+
+
+def _forwarded(fn, depth: int) -> frozenset[str] | None:
+    import inspect
+    import textwrap
+
+    try:
+        fn = inspect.unwrap(getattr(fn, "func", fn))   # functools.partial / decorated factories
+        sig = inspect.signature(fn)
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except Exception:  # noqa: BLE001 - builtins, C extensions, no source
+        return None
+    var_kw = next((p.name for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD), None)
+    if var_kw is None:
+        return frozenset()
+    names: set[str] = set()
+    found = False
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == var_kw
+                                                   for k in node.keywords)):
+            continue
+        target = _dotted(node.func)
+        callee = fn.__globals__.get(target[0]) if target else None
+        for p in (target or [])[1:]:
+            callee = getattr(callee, p, None)
+        if callee is None or depth <= 0:
+            return None
+        try:
+            params = inspect.signature(callee).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        names |= {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            more = _forwarded(callee, depth - 1)
+            if more is None:
+                return None
+            names |= more
+        found = True
+    return frozenset(names) if found else None
 
 
 def _exists_at_runtime(parent: str, attr: str) -> bool:
