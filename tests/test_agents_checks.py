@@ -91,6 +91,24 @@ def test_keywords_a_function_hands_on_through_kwargs_are_checked_against_the_cal
     assert checks.forwarded_parameters("no_such_module.fn") is None
 
 
+def test_a_bare_layer_number_in_gdsfactory_becomes_a_layer_tuple(tmp_path):
+    """gdsfactory reads layer=10 as a layer index (it lands on another GDS layer); the fix writes
+    (10, 0), and the label really is on 10/0 afterwards. KLayout's keyword forms stay."""
+    import subprocess
+    import sys
+
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component('T')\n"
+            "c.add_label('GC0', position=(0, 0), layer=10)\nc.write_gds('t.gds')\n"
+            "import klayout.db as kdb\nly = kdb.Layout()\nly.read('t.gds')\n"
+            "print(sorted(str(ly.get_info(i)) for i in ly.layer_indexes()))\n")
+    fixed, what = fixes.fix_gdsfactory_int_layers(code, "sandbox")
+    assert "layer=(10, 0)" in fixed and what
+    out = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().endswith("['10/0']"), out.stdout + out.stderr
+    keep = "import gdsfactory as gf\nimport klayout.db as kdb\nli = kdb.LayerInfo(layer=3, datatype=0)\n"
+    assert fixes.fix_gdsfactory_int_layers(keep, "sandbox") == (keep, None)
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

@@ -176,7 +176,38 @@ def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
     return out, ("added with_metadata=False to write_gds" if n else None)
 
 
-FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata)
+def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
+    """gdsfactory 9 reads ``layer=10`` as an index into its layout's layer list, not GDS layer 10/0
+    (``add_label(..., layer=10)`` drew on 111/0 in a test): a whole-number ``layer=`` keyword in a
+    gdsfactory script becomes the ``(10, 0)`` the designer meant. KLayout's own keyword forms
+    (``LayerInfo(layer=10, datatype=0)``, ``layout.layer(...)``) are left alone."""
+    if "gdsfactory" not in code:
+        return code, None
+    tree = _parsed(code)
+    if tree is None:
+        return code, None
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if func in ("LayerInfo", "layer", "find_layer") or any(k.arg == "datatype" for k in node.keywords):
+            continue
+        for k in node.keywords:
+            v = k.value
+            if k.arg == "layer" and isinstance(v, ast.Constant) and type(v.value) is int and v.lineno == v.end_lineno:
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)"))
+    if not spans:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(spans, reverse=True):   # AST columns are UTF-8 byte offsets
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
+    first = spans[0][3]
+    return "".join(lines), f"wrote layer={first.split(',')[0][1:]} as layer={first} (gdsfactory reads a bare number as a layer index)"
+
+
+FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
