@@ -307,6 +307,19 @@ def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
                                 ExecutionReport(files=[{"path": "rib2.gds"}])) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])
 
 
+def test_a_nameless_component_gets_the_requested_top_cell_name():
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = "import gdsfactory as gf\nc = gf.Component()\nc << gf.components.straight()\nc.write_gds('gc_row.gds')\n"
+    layout = {"path": "gc_row.gds", "kind": "layout", "summary": {"top_cells": [{"name": "Unnamed_0"}], "cell_names": ["Unnamed_0"]}}
+    rep = ExecutionReport.from_dict({"ok": True, "files": [layout]})
+    fixed, done = fixes.rename_outputs(code, OutputContract(files=["gc_row.gds"], cells=["GC_ROW"]), rep)
+    assert "c = gf.Component('GC_ROW')" in fixed and done
+    two = code.replace("c << gf", "d = gf.Component()\nc << gf")   # which one is the top? not guessed
+    assert fixes.rename_outputs(two, OutputContract(files=["gc_row.gds"], cells=["GC_ROW"]), rep) == (two, [])
+
+
 def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):
     """A real b06 run (session 6) wrote `layout.write("out.oas", gzip=True, options=db.SaveLayoutOptions())`:
     gzip data, and a default SaveLayoutOptions() is GDS2 whatever the suffix. Run for real with pip klayout."""

@@ -541,6 +541,22 @@ def output_renames(contract, report: ExecutionReport) -> dict[str, str]:
     return renames
 
 
+def _name_unnamed_component(code: str, tree: ast.Module, renames: dict[str, str]) -> tuple[str, list[str]]:
+    """``gf.Component()`` without a name made the top cell "Unnamed_0": when that is the cell to
+    rename and the script makes exactly one nameless Component, it gets the requested name."""
+    cell = next((new for old, new in renames.items() if old.startswith("Unnamed")), None)
+    nameless = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args and not n.keywords
+                and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) == "Component"]
+    if cell is None or len(nameless) != 1 or nameless[0].lineno != nameless[0].end_lineno:
+        return code, []
+    n = nameless[0]
+    lines = code.splitlines(keepends=True)
+    raw = lines[n.lineno - 1].encode()
+    end = n.end_col_offset - 1            # the closing parenthesis
+    lines[n.lineno - 1] = (raw[:end] + repr(cell).encode() + raw[end:]).decode()
+    return "".join(lines), [f"named the nameless Component {cell!r} (the top cell the designer asked for)"]
+
+
 def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
     """The script with the string literals that named a wrong output (see :func:`output_renames`)
     replaced by the names the designer asked for: a small model keeps a worked example's file and
@@ -557,7 +573,7 @@ def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, l
     hits = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
             and id(n) not in in_fstring and (n.value in renames or n.value.removeprefix("./") in renames)]
     if not hits:
-        return code, []
+        return _name_unnamed_component(code, tree, renames)
     lines = code.splitlines(keepends=True)
     done: list[str] = []
     for n in sorted(hits, key=lambda n: (n.lineno, n.col_offset), reverse=True):
