@@ -184,3 +184,27 @@ def test_a_layer_number_used_as_a_layer_index_goes_back_without_crashing_the_req
     assert any("layer index" in f["message"] for f in findings), findings
     dec = from_static(findings, script)
     assert dec["decision"] == "revise" and "layout.layer(1, 0)" in dec["instructions"]
+
+
+def test_a_failed_run_is_told_what_the_library_call_behind_the_failing_line_returns(tmp_path):
+    """sax.circuit returns (circuit, info); indexing that tuple fails with a message that does not
+    say so (three rounds of a real m05 run). The feedback adds the installed return type."""
+    import subprocess
+    import sys
+
+    from pic_copilot.agents import evaluator
+    from pic_copilot.execution.report import ExecutionReport
+
+    script = ("import sax\n"
+              "s = sax.circuit(netlist={'instances': {'c': 'coupler'}, 'connections': {}, "
+              "'ports': {'in0': 'c,in0', 'out0': 'c,out0'}}, models={'coupler': sax.models.coupler_ideal})\n"
+              "bar = s['in0', 'out0']\n")
+    (tmp_path / "script.py").write_text(script)
+    run = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert "TypeError" in run.stderr, run.stderr
+    rep = ExecutionReport.from_dict({"ok": False, "stderr": run.stderr,
+                                     "exception": {"type": "TypeError", "message": run.stderr.strip().splitlines()[-1],
+                                                   "traceback": run.stderr}})
+    dec = evaluator.from_execution(rep, script)
+    assert "`s` (line 2) is what sax.circuit() returns: tuple[" in dec["instructions"], dec["instructions"]
+    assert evaluator.returned_types("import sax\nx = 1\nx[0]\n", rep) == []     # no library call behind the name

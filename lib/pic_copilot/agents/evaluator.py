@@ -3,12 +3,13 @@ decides accept or revise, and writes targeted revision instructions for the agen
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from pathlib import PurePath
 
 from .. import prompts
 from ..llm.agent import Agent
-from ..checks.static import IMPORTS
+from ..checks.static import IMPORTS, _aliases, _dotted, resolve_object
 from ..execution.report import ExecutionReport, execution_text, tail
 
 TARGETS = ["programmer", "query_generator", "planner"]
@@ -125,8 +126,50 @@ def cut_off(agent: str) -> dict:
                     "does not ask for, and keep comments short.", "cut-off")
 
 
-def from_execution(rep: ExecutionReport) -> dict | None:
-    """Revise when the run failed: the traceback goes to the programmer."""
+_SCRIPT_LINE = re.compile(r'File "[^"]*script\.py", line (\d+)')
+
+
+def returned_types(script: str, rep: ExecutionReport) -> list[str]:
+    """What the library calls behind the failing line's names return, from their installed
+    signatures: ``s = sax.circuit(...)`` then ``s["in0", "out0"]`` fails with "tuple indices must be
+    integers", and the fix is in the return type (``tuple[sax.Model, sax.CircuitInfo]``), which
+    the traceback does not say. Only for type, attribute, key and index errors on a script line."""
+    exc = rep.exception or {}
+    if exc.get("type") not in ("TypeError", "AttributeError", "KeyError", "IndexError"):
+        return []
+    lines = _SCRIPT_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
+    tree = _parsed(script)
+    if not lines or tree is None:
+        return []
+    failing = int(lines[-1])
+    aliases = _aliases(tree)
+    used = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and getattr(n, "lineno", 0) == failing]
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id in used and isinstance(node.value, ast.Call)):
+            continue
+        parts = _dotted(node.value.func)
+        if not parts or parts[0] not in aliases:
+            continue
+        full = ".".join(aliases[parts[0]].split(".") + parts[1:])
+        obj = resolve_object(full)
+        try:
+            ret = inspect.signature(obj).return_annotation if callable(obj) else inspect.Signature.empty
+        except (TypeError, ValueError):
+            continue
+        if ret is inspect.Signature.empty:
+            continue
+        ret_text = ret if isinstance(ret, str) else inspect.formatannotation(ret)
+        line = f"`{node.targets[0].id}` (line {node.lineno}) is what {full}() returns: {ret_text}"
+        if line not in out:
+            out.append(line)
+    return out
+
+
+def from_execution(rep: ExecutionReport, script: str = "") -> dict | None:
+    """Revise when the run failed: the traceback goes to the programmer, with what the library
+    calls behind the failing line return (:func:`returned_types`)."""
     if rep.ok:
         return None
     exc = rep.exception or {}
@@ -139,6 +182,9 @@ def from_execution(rep: ExecutionReport) -> dict | None:
     out = tail(rep.stdout, 400)
     if out:
         text += f"\nPrinted before the error:\n{out}"
+    types = returned_types(script, rep) if script else []
+    if types:
+        text += "\nFrom the installed signatures:\n" + "\n".join(f"- {t}" for t in types)
     return decision("revise", "programmer", text, "execution")
 
 

@@ -418,19 +418,25 @@ def forwarded_parameters(full: str, depth: int = 3) -> frozenset[str] | None:
         full: dotted name in the engine's packages (``gdsfactory.cross_section.rib``).
         depth: how many forwarding steps to follow at most.
     """
+    obj = resolve_object(full)
+    return _forwarded(obj, depth) if obj is not None else None
+
+
+def resolve_object(full: str):
+    """The installed object at a dotted name (``sax.circuit``, ``gdsfactory.cross_section.rib``),
+    or None when it cannot be imported here."""
     import importlib
 
     parts = full.split(".")
-    obj = None
-    for cut in range(len(parts) - 1, 0, -1):
+    for cut in range(len(parts), 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:cut]))
             for p in parts[cut:]:
                 obj = getattr(obj, p)
-            break
+            return obj
         except Exception:  # noqa: BLE001 - not importable here: nothing is claimed
-            obj = None
-    return _forwarded(obj, depth) if obj is not None else None
+            continue
+    return None
 
 
 def _forwarded(fn, depth: int) -> frozenset[str] | None:
