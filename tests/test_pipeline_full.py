@@ -229,6 +229,23 @@ def test_unused_requested_numbers_are_bound_to_the_components_real_parameters():
     assert not bodies(reqs, "Revise the script")
 
 
+def test_the_json_a_request_writes_out_sets_the_shape_of_each_value():
+    """{"count": N, "centers": [[x, y], ...]}: a count is a number and centres are [x, y] pairs
+    (a real m07 answer wrote [left, bottom, right, top] boxes and was accepted)."""
+    c = contract_words.from_request('Write enclosure.json as {"count": N, "centers": [[x, y], ...]} with each centre in um.')
+    assert c.json_shapes == {"enclosure.json": {"count": "number", "centers": "pairs"}}
+
+    def report(obj):
+        return ExecutionReport.from_dict({"ok": True, "files": [{"path": "enclosure.json", "kind": "json", "summary": {
+            "type": "dict", "keys": list(obj), "values": obj}}]})
+
+    assert c.check(report({"count": 1, "centers": [[1.0, 2.0]]})) == []
+    assert c.check(report({"count": 0, "centers": []})) == []
+    boxes = c.check(report({"count": 1, "centers": [[0, 0, 2, 4]]}))
+    assert boxes == ["enclosure.json: 'centers' must be a list of [x, y] pairs, got [[0, 0, 2, 4]]"]
+    assert contract_words.from_request('Write r.json as {"fsr_nm": mean spacing of the peaks in nm}.').json_shapes == {}
+
+
 def test_a_request_to_connect_ports_needs_a_route_in_the_script():
     prompt = "Place two of the PDK's 1x2 MMIs and connect o2 of the first to o1 of the second with a routed waveguide."
     assert contract_words.from_request(prompt + " Save routed.gds.").placements == 2

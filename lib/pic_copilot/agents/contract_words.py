@@ -152,6 +152,56 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def _top_items(obj_text: str) -> list[tuple[str, str]]:
+    """(key, value text) of an object literal's top level: '{"count": N, "centers": [[x, y], ...]}'
+    -> [("count", "N"), ("centers", "[[x, y], ...]")]."""
+    items, depth, key, start = [], 0, None, None
+    for i, ch in enumerate(obj_text):
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+            if depth == 0 and key is not None:
+                items.append((key, obj_text[start:i].strip()))
+        elif ch == "," and depth == 1 and key is not None:
+            items.append((key, obj_text[start:i].strip()))
+            key = None
+        elif ch == ":" and depth == 1 and key is None:
+            m = re.search(r'"([^"]*)"\s*$', obj_text[:i])
+            if m:
+                key, start = m.group(1), i + 1
+    return items
+
+
+def _shape_word(value: str) -> str | None:
+    """What a request's placeholder value says a JSON value is: ``N`` -> number, ``[[x, y], ...]``
+    -> pairs, ``[...]`` -> list; prose ("mean spacing of those peaks") says nothing."""
+    if re.fullmatch(r"\[\s*\[\s*\w+\s*,\s*\w+\s*\]\s*(,\s*(\.\.\.|…)\s*)?\]", value):
+        return "pairs"
+    if value.startswith("["):
+        return "list"
+    if re.fullmatch(r"[A-Za-z_]\w{0,11}|-?\d+(\.\d+)?", value) and value.lower() not in ("true", "false", "null", "none"):
+        return "number"
+    return None
+
+
+def json_shapes(prompt: str, files: list[str]) -> dict[str, dict[str, str]]:
+    """Per JSON file, what the object the request writes out says each value is (see :func:`_shape_word`)."""
+    out: dict[str, dict[str, str]] = {}
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    for sent in _sentences(prompt.translate(_QUOTES)):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
+        if target is None or target in out:
+            continue
+        for obj in _object_literals(sent):
+            shapes = {k: w for k, v in _top_items(obj) if re.fullmatch(_IDENT, k) and (w := _shape_word(v))}
+            if shapes:
+                out[target] = shapes
+                break
+    return out
+
+
 def json_types(prompt: str, files: list[str]) -> dict[str, str]:
     """Per JSON file the designer named, "object" when the sentence naming it writes out an object
     for it (``as {"layer/datatype": count}``): keys that only describe a pattern still say the
@@ -292,7 +342,8 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     files = requested_files(prompt, inputs)
     makes_layout = mode == "interactive" or any(_LAYOUT_OUT.search(f) for f in files)
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
-                          json_types=json_types(prompt, files), cells=result_cells(prompt),
+                          json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
+                          cells=result_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0)

@@ -22,6 +22,7 @@ the open layout): the contract says what must exist, not where the script put it
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field, fields
@@ -40,6 +41,16 @@ class ContractError(ValueError):
 
 
 _JSON_TYPES = {"object": "dict", "array": "list"}   # contract word -> the file summary's "type"
+_SHAPES = {"number": "a number", "list": "a list", "pairs": "a list of [x, y] pairs"}
+
+
+def _shape_of(v) -> str:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return "number"
+    if isinstance(v, list):
+        pairs = v and all(isinstance(i, list) and len(i) == 2 and all(_is_number(n) for n in i) for i in v)
+        return "pairs" if pairs else "list"
+    return type(v).__name__
 
 
 @dataclass
@@ -56,6 +67,8 @@ class OutputContract:
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
             objects/lists compared recursively, three levels deep at most).
         json_types: file -> "object" or "array": what the JSON file's top level must be.
+        json_shapes: file -> {key: "number" | "list" | "pairs"}: what a top-level value must be
+            ("pairs": a list of [x, y] lists), as a request's ``{"count": N, "centers": [[x, y], ...]}`` shows.
         stdout: substrings the printout must contain.
         shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
@@ -73,6 +86,7 @@ class OutputContract:
     json_keys: dict[str, list[str]] = field(default_factory=dict)
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     json_types: dict[str, str] = field(default_factory=dict)
+    json_shapes: dict[str, dict[str, str]] = field(default_factory=dict)
     stdout: list[str] = field(default_factory=list)
     shapes: dict[str, int] = field(default_factory=dict)
     rdb_categories: dict[str, list[str]] = field(default_factory=dict)
@@ -124,6 +138,8 @@ class OutputContract:
             json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
             json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
             json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
+            json_shapes=table("json_shapes", lambda x: isinstance(x, dict) and all(v in _SHAPES for v in x.values()),
+                              '{"enclosure.json" = {"count" = "number", "centers" = "pairs"}}'),
             shapes=table("shapes", is_count, '{"2/0" = 1}'),
             rdb_categories=table("rdb_categories", lambda x: is_strs(x) and bool(x), '{"space.lyrdb" = ["space_0.3"]}'),
             rdb_items=table("rdb_items", lambda x: isinstance(x, dict) and all(isinstance(k, str) and is_count(n) for k, n in x.items()),
@@ -154,7 +170,7 @@ class OutputContract:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
         for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.json_keys, *self.json_values,
-                  *self.json_types, *self.rdb_categories, *self.rdb_items]:
+                  *self.json_types, *self.json_shapes, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
         return names
@@ -268,6 +284,16 @@ class OutputContract:
             missing = [k for k in keys if k not in (have or [])]
             if missing:
                 problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})")
+        for name, want, s in _readable(files, self.json_shapes):
+            values = s.get("values") if s.get("type") == "dict" else None
+            for key, shape in want.items():
+                if values is None or key not in values or values[key] is None:
+                    continue   # a missing key is json_keys' finding; a value too large to summarise is not judged
+                got = _shape_of(values[key])
+                ok = got == shape or (shape == "list" and got == "pairs") or (shape == "pairs" and values[key] == [])
+                if not ok:
+                    sample = json.dumps(values[key])[:80]
+                    problems.append(f"{name}: {key!r} must be {_SHAPES[shape]}, got {sample}")
         for name, want, s in _readable(files, self.json_values):
             values = s.get("values")
             if values is None:
