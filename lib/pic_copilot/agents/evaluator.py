@@ -32,7 +32,9 @@ WRITE_HINTS = {
     ".gds": "c.write_gds(\"{name}\", with_metadata=False)",
     ".oas": "layout.write(\"{name}\")",
     ".png": "matplotlib: plt.savefig(\"{name}\")",
-    ".lyrdb": "rdb = pya.ReportDatabase(\"checks\"); ...; rdb.save(\"{name}\")",
+    # pip klayout has no klayout.db.ReportDatabase: it lives in klayout.rdb (pya.ReportDatabase inside KLayout)
+    ".lyrdb": "import klayout.rdb as rdb_api; rdb = rdb_api.ReportDatabase(\"checks\") (pya.ReportDatabase inside "
+              "KLayout); cat = rdb.create_category(\"<name>\"); ...; rdb.save(\"{name}\")",
 }
 
 
