@@ -484,3 +484,24 @@ def test_klayout_batch_survives_a_crashing_and_a_hanging_job(tmp_path):
     assert res["j1"]["exception"]["type"] == "KLayoutCrashed" and "exited with 3" in res["j1"]["exception"]["message"]
     assert "ran over 8 s" in res["j3"]["exception"]["message"]
     assert res["j4"]["summary"]["cell_shapes"] == {"1/0": 1}
+
+
+def test_a_second_recipe_is_shown_only_when_it_covers_another_part_of_the_request():
+    """A neighbouring job's example pulls a small model off the request; a composite request keeps
+    one example per part; a rule deck keeps every rule's example."""
+    from types import SimpleNamespace
+
+    from pic_copilot.agents.retrieve import complementary
+
+    def recipe(text, kind="sandbox"):
+        return SimpleNamespace(search_text=lambda: text, kind=kind)
+
+    ring = recipe("All-pass ring resonator with a chosen radius and coupling gap. Tags: ring, microring.")
+    rib_ring = recipe("Ring resonator built in a rib waveguide cross-section with a slab. Tags: rib, slab.")
+    grid = recipe("Place a cell as an array with a pitch in columns and rows. Tags: array, pitch, columns, rows.")
+    sweep = "Tabulate the footprint of the ring for radius 5, 10 and 20 um into a CSV, one row per radius."
+    assert complementary([ring, rib_ring], sweep) == [ring]
+    composite = "Make a ring and place it on a grid of 4 columns and 3 rows with a 60 um pitch."
+    assert complementary([ring, grid], composite) == [ring, grid]
+    rules = [recipe("Minimum width rule", "deck"), recipe("Spacing rule", "deck")]
+    assert complementary(rules, "width and spacing") == rules

@@ -2,6 +2,8 @@
 (no documentation, no API check) instead of failing the request; the reason goes to the run record."""
 from __future__ import annotations
 
+import re
+
 import functools
 
 from .. import retrieval
@@ -84,9 +86,61 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: 
 
     try:
         found = list(cookbook.search_recipes(query, k=k, kind=kinds, starts_from_layout=True)) if starts_from_layout else []
-        return found or list(cookbook.search_recipes(query, k=k, kind=kinds)), None
+        return complementary(found or list(cookbook.search_recipes(query, k=k, kind=kinds)), query), None
     except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
+
+
+_STOP = frozenset("the and for with from into onto its their this that then than each every one two all any are "
+                  "was were has have how what when where which while given chosen using use used make makes write "
+                  "writes written add adds put get set new your you our per also only other like".split())
+
+
+def _terms(text: str) -> set[str]:
+    """Content words of a text, lower case, a plural 's' cut (a crude stem that is enough to compare)."""
+    words = re.findall(r"[a-z][a-z0-9]+", text.lower())
+    return {w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words
+            if len(w) > 2 and w not in _STOP}
+
+
+#: a word is distinctive when at most this share of the recipes use it ("pitch", "rows", "slot";
+#: not "waveguide", "layer", "whole")
+DISTINCTIVE_DF = 0.05
+
+
+@functools.lru_cache(maxsize=4)
+def _recipe_df(signature: tuple) -> tuple[dict, int]:
+    from ..retrieval import cookbook
+
+    texts = [_terms(r.search_text()) for r in cookbook.load_recipes()]
+    df: dict[str, int] = {}
+    for t in texts:
+        for w in t:
+            df[w] = df.get(w, 0) + 1
+    return df, len(texts)
+
+
+def complementary(found: list, query: str) -> list:
+    """The nearest recipe, and each further one only when it covers at least two distinctive words
+    of the request that the ones before it do not: a second example of a neighbouring job pulls a
+    small model off the request (a ring 'in a rib cross-section' recipe made a plain ring sweep use
+    rib and fail at radius 5, and a rib cross-section request build a ring, in real runs), while a
+    composite request keeps an example for each of its parts ("place UNIT on a grid of 4 columns and
+    3 rows ... then write placements.csv"). A rule deck keeps them all: each recipe shows one rule."""
+    from ..retrieval import cookbook
+
+    if len(found) < 2 or all(r.kind == "deck" for r in found):
+        return found
+    df, n = _recipe_df(cookbook._signature(cookbook.cookbook_dir()))
+    want = {w for w in _terms(query) if df.get(w, 0) <= DISTINCTIVE_DF * n}
+    kept = [found[0]]
+    covered = _terms(found[0].search_text())
+    for r in found[1:]:
+        own = _terms(r.search_text())
+        if len((own - covered) & want) >= 2:
+            kept.append(r)
+            covered |= own
+    return kept
 
 
 _API_DATABASES = (("klayout.db.", "klayout_db"), ("pya.", "pya"), ("gdsfactory.", "gdsfactory"), ("sax.", "sax"))
