@@ -109,6 +109,18 @@ def test_a_bare_layer_number_in_gdsfactory_becomes_a_layer_tuple(tmp_path):
     assert fixes.fix_gdsfactory_int_layers(keep, "sandbox") == (keep, None)
 
 
+def test_a_counter_that_was_never_started_is_started_at_zero():
+    from pic_copilot.checks.static import pyflakes_check
+
+    code = "n_tiles = 4\n# count the bad ones\nfor i in range(n_tiles):\n    if i > 1:\n        failing += 1\nprint(failing)\n"
+    fixed, started = fixes.init_counters(code, pyflakes_check(code))
+    assert started == ["failing"] and "failing = 0\n# count the bad ones\nfor i" in fixed
+    assert not [f for f in pyflakes_check(fixed) if f["severity"] == "error"]
+    assert fixes.init_counters(fixed, pyflakes_check(fixed)) == (fixed, [])
+    inside = "def f():\n    total += 1\n"      # a function's own name: not guessed
+    assert fixes.init_counters(inside, pyflakes_check(inside)) == (inside, [])
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

@@ -56,6 +56,41 @@ def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]
     return _insert_at_top(code, wanted), wanted
 
 
+def init_counters(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``failing += 1`` with ``failing`` never assigned: a counter the script forgot to start. It
+    is started at 0 before the top-level statement that first counts (a small model told "undefined
+    name 'failing'" rewrote the same line for three rounds in a real run). Only names that are
+    never assigned otherwise, only ``+=``/``-=`` by a number, only at module level or in loops.
+
+    Returns the script and the names started.
+    """
+    undefined = {m.group(1) for f in findings if f.get("kind") == "pyflakes"
+                 for m in [_UNDEFINED.search(f.get("message", ""))] if m}
+    tree = _parsed(code) if undefined else None
+    if tree is None:
+        return code, []
+    counted = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AugAssign)}
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in counted}
+    in_function = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                   for n in ast.walk(f)}
+    first: dict[str, int] = {}   # name -> index of the top-level statement that counts it first
+    for i, st in enumerate(tree.body):
+        for n in ast.walk(st):
+            if (isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Sub)) and isinstance(n.target, ast.Name)
+                    and n.target.id in undefined and n.target.id not in stored and id(n) not in in_function
+                    and isinstance(n.value, ast.Constant) and type(n.value.value) in (int, float)):
+                first.setdefault(n.target.id, i)
+    if not first:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for name, i in sorted(first.items(), key=lambda x: -x[1]):
+        at = tree.body[i].lineno - 1
+        while at > 0 and lines[at - 1].lstrip().startswith("#"):   # above the statement's own comment
+            at -= 1
+        lines.insert(at, f"{name} = 0\n")
+    return "".join(lines), sorted(first)
+
+
 def _parsed(code: str) -> ast.Module | None:
     """The script's syntax tree, or None when it does not parse (then no fix applies)."""
     try:
@@ -239,7 +274,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     findings = findings_of(code)
     code, added = add_missing_imports(code, findings)
     code, renamed = rename_reordered_keywords(code, findings)
-    return code, done + [f"added {a}" for a in added] + renamed
+    code, started = init_counters(code, findings)
+    return code, done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
