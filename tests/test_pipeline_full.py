@@ -246,6 +246,19 @@ def test_the_json_a_request_writes_out_sets_the_shape_of_each_value():
     assert contract_words.from_request('Write r.json as {"fsr_nm": mean spacing of the peaks in nm}.').json_shapes == {}
 
 
+def test_a_table_the_request_sorts_must_be_sorted(tmp_path):
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request("Export the labels to labels.csv with columns text,x_um,y_um, sorted by text.")
+    assert c.csv_sorted == {"labels.csv": "text"}
+    (tmp_path / "labels.csv").write_text("text,x_um,y_um\nTOP_IN,0,0\nBLK,205,55\n")
+    unsorted = ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+    assert c.check(unsorted) == ["labels.csv: the rows are not sorted by 'text' (ascending), as the request asks"]
+    (tmp_path / "labels.csv").write_text("text,x_um,y_um\nBLK,205,55\nTOP_IN,0,0\n")
+    assert c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})) == []
+    assert contract_words.from_request("Write t.csv with columns a,b sorted by b, descending.").csv_sorted == {}
+
+
 def test_a_request_to_connect_ports_needs_a_route_in_the_script():
     prompt = "Place two of the PDK's 1x2 MMIs and connect o2 of the first to o1 of the second with a routed waveguide."
     assert contract_words.from_request(prompt + " Save routed.gds.").placements == 2

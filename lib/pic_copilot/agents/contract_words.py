@@ -51,6 +51,8 @@ def describe(contract: OutputContract) -> str:
         lines.append(f"- {contract.placements} cells placed side by side (a row, column or array)")
     for f, n in contract.csv_rows.items():
         lines.append(f"- {n} data rows in {f}")
+    for f, col in contract.csv_sorted.items():
+        lines.append(f"- the rows of {f} sorted by {col}")
     return "\n".join(lines)
 
 
@@ -329,6 +331,25 @@ def csv_row_counts(prompt: str, files: list[str]) -> dict[str, int]:
     return {}
 
 
+_SORTED_BY = re.compile(rf"\b(?:sorted|ordered|sort(?:ing)?\s+(?:it|them|the\s+rows)?)\s+(?:in\s+ascending\s+order\s+)?by\s+"
+                        rf"(?:the\s+|its\s+|their\s+)?({_IDENT})", re.IGNORECASE)
+
+
+def csv_sort_columns(prompt: str, files: list[str]) -> dict[str, str]:
+    """Per CSV file with a known header, the column the request sorts the rows by ("sorted by text"):
+    only a column of that header, only ascending ("descending" sets nothing)."""
+    headers = csv_headers(prompt, files)
+    out: dict[str, str] = {}
+    for sent in _sentences(prompt):
+        m = _SORTED_BY.search(sent)
+        if not m or re.search(r"\b(descending|decreasing|reverse)\b", sent, re.IGNORECASE):
+            continue
+        for f, cols in headers.items():
+            if m.group(1) in cols and f not in out:
+                out[f] = m.group(1)
+    return out
+
+
 def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContract:
     """The output contract a request's words set (checked with :meth:`OutputContract.check`).
 
@@ -344,7 +365,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
                           cells=result_cells(prompt),
-                          csv_rows=csv_row_counts(prompt, files),
+                          csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0)
 

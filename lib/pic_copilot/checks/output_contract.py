@@ -63,6 +63,7 @@ class OutputContract:
         layers: "L/D" layers that must hold shapes.
         csv_columns: file -> exact header (first row) of a CSV.
         csv_rows: file -> number of data rows below the header.
+        csv_sorted: file -> the column (by its header name) the data rows must be sorted by, ascending.
         json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
             objects/lists compared recursively, three levels deep at most).
@@ -83,6 +84,7 @@ class OutputContract:
     layers: list[str] = field(default_factory=list)
     csv_columns: dict[str, list[str]] = field(default_factory=dict)
     csv_rows: dict[str, int] = field(default_factory=dict)
+    csv_sorted: dict[str, str] = field(default_factory=dict)
     json_keys: dict[str, list[str]] = field(default_factory=dict)
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     json_types: dict[str, str] = field(default_factory=dict)
@@ -135,6 +137,7 @@ class OutputContract:
             files=strs("files"), cells=strs("cells"), layers=strs("layers"), stdout=strs("stdout"),
             csv_columns=table("csv_columns", lambda x: is_strs(x) and bool(x), '{"ports.csv" = ["name", "x", "y"]}'),
             csv_rows=table("csv_rows", is_count, '{"ports.csv" = 4}'),
+            csv_sorted=table("csv_sorted", lambda x: isinstance(x, str) and bool(x), '{"labels.csv" = "text"}'),
             json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
             json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
             json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
@@ -169,7 +172,7 @@ class OutputContract:
     def required_files(self) -> list[str]:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
-        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.json_keys, *self.json_values,
+        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.json_keys, *self.json_values,
                   *self.json_types, *self.json_shapes, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
@@ -262,6 +265,9 @@ class OutputContract:
                 problems.append(f"cell {cell!r} spans {_fmt_box(boxes[0])} um, expected {_fmt_box(want)} um")
 
     def _check_tables(self, files: dict, problems: list[str]) -> None:
+        for name, col, s in _readable(files, self.csv_sorted):
+            if "sorted_columns" in s and col in (s.get("first_row") or []) and col not in s["sorted_columns"]:
+                problems.append(f"{name}: the rows are not sorted by {col!r} (ascending), as the request asks")
         for name, cols, s in _readable(files, self.csv_columns):
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:

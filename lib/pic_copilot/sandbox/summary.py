@@ -162,9 +162,12 @@ def summarize_table(path: str) -> dict:
     except csv.Error:
         has_header = False
     rows, cols, header = 0, 0, None
+    body: list[list[str]] = []
     for i, row in enumerate(csv.reader(text.splitlines(), delimiter=delim)):
         if i == 0:
             header = row
+        else:
+            body.append(row)
         cols = max(cols, len(row))
         rows += 1
     rows_total = rows
@@ -174,9 +177,25 @@ def summarize_table(path: str) -> dict:
            "header": (header[:50] if (header and has_header) else None), "delimiter": delim,
            # what a contract compares: the first row as written (the sniffer's header guess
            # fails on all-text tables) and every row including that first one
-           "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total}
+           "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total,
+           "sorted_columns": _sorted_columns(header or [], body)}
     if truncated:
         out["truncated"] = True
+    return out
+
+
+def _sorted_columns(header: list[str], body: list[list[str]]) -> list[str]:
+    """The columns (named by the first row) whose values below it never decrease: as numbers when
+    every value is one, else as text. What "sorted by text" must leave behind."""
+    out = []
+    for j, name in enumerate(h.strip() for h in header[:50]):
+        vals = [r[j].strip() for r in body if j < len(r)]
+        try:
+            keys = [float(v) for v in vals]
+        except ValueError:
+            keys = vals
+        if len(vals) == len(body) and all(a <= b for a, b in zip(keys, keys[1:])):
+            out.append(name)
     return out
 
 
