@@ -269,6 +269,22 @@ def test_a_request_to_connect_ports_needs_a_route_in_the_script():
     assert contract_words.missing_route(placed_only, "Place two MMIs 100 um apart.") == []
 
 
+def test_component_sizes_the_designer_never_gave_are_dropped_for_the_defaults():
+    """A recipe's sizes copied into "the generic PDK's 1x2 MMIs" move the ports the request routes."""
+    from pic_copilot.agents.binding import drop_invented_parameters
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    script = ("import gdsfactory as gf\nL = 12.0\nc = gf.Component('T')\na = c << gf.components.mmi1x2(length_mmi=L, width_mmi=4)\n"
+              "r = c << gf.components.ring_single(radius=10, gap=0.2, length_x=4)\nw = 2 * L\n"
+              "s = c << gf.components.straight(length=w)\n")
+    out, what = drop_invented_parameters(script, "Two 1x2 MMIs and a ring of radius 10 um with a 200 nm gap.", idx)
+    assert "gf.components.mmi1x2()" in out and "ring_single(radius=10, gap=0.2)" in out
+    assert "straight(length=w)" in out                       # a computed value is kept
+    assert what.startswith("removed length_mmi=L, width_mmi=4, length_x=4")
+    assert drop_invented_parameters(out, "Two 1x2 MMIs and a ring of radius 10 um with a 200 nm gap.", idx) == (out, None)
+
+
 def test_placement_numbers_are_never_offered_to_the_binder():
     """A pitch or an offset places copies; it is no device parameter (a real m02 run bound the
     60/40 um pitches to ring_single's length_x/length_y)."""

@@ -45,6 +45,64 @@ def device_values(request: str) -> list[tuple[str, float]]:
     return out
 
 
+_ANY_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
+
+
+def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str | None]:
+    """Keyword arguments of a gdsfactory component call set to a number the designer never wrote
+    are removed, so the component keeps its real default: a small model copies a recipe's sizes
+    (``mmi1x2(length_mmi=12, width_mmi=4)`` for "the generic PDK's 1x2 MMIs" in a real run, which
+    moved the ports the request routes). A number counts as written in um, nm or mm, or halved;
+    names bound once to a number are read through; computed values are kept.
+
+    Returns the script and what was removed (None when nothing was).
+    """
+    if index is None:
+        return script, None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return script, None
+    given = [float(x) for x in _ANY_NUMBER.findall(request)]
+
+    def written(v: float) -> bool:
+        return any(abs(v - c) <= 1e-9 * max(1.0, abs(c)) for g in given for h in (g, g / 2) for c in (h, h * 1e3, h * 1e-3))
+
+    consts: dict[str, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    consts.setdefault(t.id, []).append(node.value)
+
+    def number(v: ast.AST) -> float | None:
+        if isinstance(v, ast.Name) and len(consts.get(v.id, [])) == 1:
+            v = consts[v.id][0]
+        if isinstance(v, ast.Constant) and type(v.value) in (int, float):
+            return float(v.value)
+        return None
+
+    edits, removed = [], []
+    for call, name in factory_calls(script, index):
+        if not name.startswith("gdsfactory.components."):
+            continue
+        keep = [k for k in call.keywords if k.arg is None or (v := number(k.value)) is None or written(v)]
+        if len(keep) == len(call.keywords):
+            continue
+        removed += [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords if k not in keep]
+        seg = ast.get_source_segment
+        parts = [seg(script, a) for a in call.args] + [seg(script, k) for k in keep]
+        edits.append((call, f"{seg(script, call.func)}({', '.join(parts)})"))
+    if not edits:
+        return script, None
+    lines = script.splitlines(keepends=True)
+    for call, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        start, end = _offset(lines, call.lineno, call.col_offset), _offset(lines, call.end_lineno, call.end_col_offset)
+        script = script[:start] + text + script[end:]
+        lines = script.splitlines(keepends=True)
+    return script, f"removed {', '.join(dict.fromkeys(removed))} (numbers the designer never gave; the component's defaults stay)"
+
+
 def new_agent() -> Agent:
     return Agent("binder", prompts.text("binder"))
 

@@ -367,8 +367,9 @@ class _Run:
             script, rebound = bind_requested_layer(script, self.words)
             script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
+            script, invented = binding.drop_invented_parameters(script, self.words, self.index or None)
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
-            fixed = [w for w in (reopened, rebound, plain, active) if w] + fixed
+            fixed = [w for w in (reopened, rebound, plain, active, invented) if w] + fixed
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
         cand.fixes = fixed
