@@ -121,6 +121,24 @@ def test_a_counter_that_was_never_started_is_started_at_zero():
     assert fixes.init_counters(inside, pyflakes_check(inside)) == (inside, [])
 
 
+def test_pip_klayout_names_outside_klayout_db_are_written_from_their_module(tmp_path):
+    """pya has ReportDatabase, pip klayout.db has not (it is klayout.rdb); the fixed script runs and
+    the static check accepts klayout.rdb (a submodule nobody imported yet is still real)."""
+    import subprocess
+    import sys
+
+    from pic_copilot.retrieval import api
+
+    code = ("import klayout.db as pya\nly = pya.Layout()\nreport = pya.ReportDatabase('Space')\n"
+            "report.create_category('space_0.3')\nreport.save('space.lyrdb')\n")
+    fixed, what = fixes.fix_klayout_submodule_names(code, "sandbox")
+    assert "report = klayout.rdb.ReportDatabase('Space')" in fixed and fixed.startswith("import klayout.rdb\n") and what
+    assert checks.api_check(fixed, api.symbol_index()) == []
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and (tmp_path / "space.lyrdb").exists(), run.stderr
+    assert fixes.fix_klayout_submodule_names("import klayout.db as pya\nb = pya.Box(0, 0, 1, 1)\n", "sandbox")[1] is None
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

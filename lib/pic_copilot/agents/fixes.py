@@ -242,7 +242,55 @@ def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
     return "".join(lines), f"wrote layer={first.split(',')[0][1:]} as layer={first} (gdsfactory reads a bare number as a layer index)"
 
 
-FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers)
+_KLAYOUT_SIBLINGS = ("rdb", "tl", "lay")   # pip klayout splits pya into klayout.db and these
+
+
+def fix_klayout_submodule_names(code: str, mode: str) -> tuple[str, str | None]:
+    """``import klayout.db as pya`` then ``pya.ReportDatabase(...)``: inside KLayout pya has every
+    class, but pip klayout keeps the report database in ``klayout.rdb`` (and the timer etc. in
+    ``klayout.tl``), so the script fails ("module 'klayout.db' has no attribute 'ReportDatabase'"
+    for two rounds of a real run). Such names are written ``klayout.rdb.ReportDatabase`` and the
+    module is imported. Only names the installed klayout.db lacks and a sibling module has."""
+    if "klayout" not in code:
+        return code, None
+    tree = _parsed(code)
+    if tree is None:
+        return code, None
+    aliases = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "klayout.db" and a.asname}
+        elif isinstance(node, ast.ImportFrom) and node.module == "klayout":
+            aliases |= {a.asname or a.name for a in node.names if a.name == "db"}
+    if not aliases:
+        return code, None
+    import importlib
+
+    try:
+        kdb = importlib.import_module("klayout.db")
+        siblings = {m: importlib.import_module(f"klayout.{m}") for m in _KLAYOUT_SIBLINGS}
+    except ImportError:
+        return code, None
+    spans, mods = [], []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and not hasattr(kdb, node.attr)):
+            mod = next((m for m, sib in siblings.items() if hasattr(sib, node.attr)), None)
+            if mod and node.lineno == node.end_lineno:
+                spans.append((node.lineno, node.col_offset, node.end_col_offset, f"klayout.{mod}.{node.attr}"))
+                mods += [mod] if mod not in mods else []
+    if not spans:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(spans, reverse=True):   # AST columns are UTF-8 byte offsets
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
+    out = _insert_at_top("".join(lines), [f"import klayout.{m}" for m in mods])
+    return out, f"wrote {spans[0][3]} (pip klayout keeps it outside klayout.db)"
+
+
+FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+         fix_klayout_submodule_names)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:

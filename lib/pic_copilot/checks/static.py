@@ -211,7 +211,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                 continue
             for a in node.names:
                 full = f"{node.module}.{a.name}"
-                if a.name != "*" and not _has(index, full):
+                if a.name != "*" and not _has(index, full) and not _exists_at_runtime(node.module, a.name):
                     report(full, node.lineno, f"{a.name!r} cannot be imported from {node.module!r}: it does not exist.")
 
     # attribute chains on imported modules, and keyword arguments of known callables
@@ -240,7 +240,10 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             if _has(index, name):
                 continue
             parent = ".".join(full_parts[:i - 1])
-            if _exists_at_runtime(parent, full_parts[i - 1]):
+            found = _exists_at_runtime(parent, full_parts[i - 1])
+            if found is DELEGATES:   # kfactory's Component hands unknown names to its KLayout cell
+                found = any(x.rsplit(".", 1)[-1] == full_parts[i - 1] for x in _suggest(index, name))
+            if found:
                 break  # e.g. module-level objects such as gdsfactory.gpdk.PDK are not in the index
             report(name, node.lineno, f"{parent} has no attribute {full_parts[i - 1]!r} ({name} does not exist "
                                       f"in the installed version).")
@@ -478,13 +481,23 @@ def _forwarded(fn, depth: int) -> frozenset[str] | None:
     return frozenset(names) if found else None
 
 
-def _exists_at_runtime(parent: str, attr: str) -> bool:
+#: _exists_at_runtime's answer for a class whose own ``__getattr__`` hands unknown names on to an
+#: object of another type: the name may exist there (the caller asks the index for that leaf name)
+DELEGATES = "delegates"
+
+
+def _exists_at_runtime(parent: str, attr: str) -> bool | str:
     """Confirm an index miss by importing the parent module (or module + class) in this process.
 
     Only for packages the index covers (installed libraries); any failure counts as "unknown", i.e.
-    the finding stands only when the import worked and the attribute is really absent.
+    the finding stands only when the import worked and the attribute is really absent. A class
+    counts its instances' fields too (pydantic ``model_fields``, dataclass fields, annotations:
+    ``CrossSection.sections``), a property or other descriptor on the way is an object of unknown
+    type (``Component.kcl.dbu``: not judged), and a submodule nobody imported yet (``klayout.rdb``)
+    exists.
     """
     import importlib
+    import inspect
 
     parts = parent.split(".")
     if parts[0] in ("pya",):
@@ -496,16 +509,42 @@ def _exists_at_runtime(parent: str, attr: str) -> bool:
             continue
         try:
             for p in parts[cut:]:
+                if inspect.isclass(obj) and _instance_field(obj, p):
+                    return True          # the field's value has a type this check does not follow
+                nxt = inspect.getattr_static(obj, p)
+                if not (inspect.isclass(nxt) or inspect.ismodule(nxt) or callable(nxt)):
+                    return True          # a property, descriptor or value: of unknown type
                 obj = getattr(obj, p)
         except AttributeError:
             return False
         except Exception:  # noqa: BLE001
             return True
         try:
-            return hasattr(obj, attr)
+            if hasattr(obj, attr) or (inspect.isclass(obj) and _instance_field(obj, attr)):
+                return True
         except Exception:  # noqa: BLE001
             return True
+        if inspect.isclass(obj) and any("__getattr__" in k.__dict__ for k in obj.__mro__[:-1]):
+            return DELEGATES
+        if inspect.ismodule(obj):   # a submodule that is not imported yet (klayout.rdb) is no attribute until it is
+            try:
+                importlib.import_module(f"{obj.__name__}.{attr}")
+                return True
+            except Exception:  # noqa: BLE001
+                pass
+        return False
     return True  # cannot verify: do not accuse
+
+
+def _instance_field(cls, name: str) -> bool:
+    """True if instances of ``cls`` have a field ``name`` the class itself does not show as an
+    attribute: pydantic model fields, dataclass fields, class-level annotations, slots."""
+    for klass in getattr(cls, "__mro__", (cls,)):
+        if name in (getattr(klass, "model_fields", None) or {}) or name in (getattr(klass, "__dataclass_fields__", None) or {}):
+            return True
+        if name in (klass.__dict__.get("__annotations__") or {}) or name in (klass.__dict__.get("__slots__") or ()):
+            return True
+    return False
 
 
 def _infer_types(tree: ast.AST, aliases: dict[str, str], shadowed: set[str], index) -> dict[str, str]:
