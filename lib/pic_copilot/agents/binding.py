@@ -76,8 +76,9 @@ def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str
                     consts.setdefault(t.id, []).append(node.value)
 
     def number(v: ast.AST) -> float | None:
-        if isinstance(v, ast.Name) and len(consts.get(v.id, [])) == 1:
-            v = consts[v.id][0]
+        values = consts.get(v.id, []) if isinstance(v, ast.Name) else []
+        if values and all(ast.dump(x) == ast.dump(values[0]) for x in values):   # once, or the same line repeated
+            v = values[0]
         if isinstance(v, ast.Constant) and type(v.value) in (int, float):
             return float(v.value)
         return None

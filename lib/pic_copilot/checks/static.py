@@ -280,7 +280,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             forwarded = forwarded_parameters(full)
             if forwarded is None:
                 continue
-            names, var_kw = set(names) | forwarded, False
+            names, var_kw = (set(names) | forwarded) - {"kwargs", "args"}, False
         if not names:
             continue
         for kw in node.keywords:
