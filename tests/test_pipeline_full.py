@@ -280,11 +280,13 @@ def test_component_sizes_the_designer_never_gave_are_dropped_for_the_defaults():
               "s = c << gf.components.straight(length=w)\n")
     out, what = drop_invented_parameters(script, "Two 1x2 MMIs and a ring of radius 10 um with a 200 nm gap.", idx)
     assert "gf.components.mmi1x2()" in out and "ring_single(radius=10, gap=0.2)" in out
+    assert "L = 12.0" in out                                 # still read by w = 2 * L
     assert "straight(length=w)" in out                       # a computed value is kept
     assert what.startswith("removed length_mmi=L, width_mmi=4, length_x=4")
     assert drop_invented_parameters(out, "Two 1x2 MMIs and a ring of radius 10 um with a 200 nm gap.", idx) == (out, None)
     twice = "import gdsfactory as gf\nlx = 4.0\nlx = 4.0\nr = gf.components.ring_single(radius=5, length_x=lx)\n"   # a repeated header
-    assert "ring_single(radius=5)" in drop_invented_parameters(twice, "rings of 5 um radius", idx)[0]
+    assert drop_invented_parameters(twice, "rings of 5 um radius", idx)[0].endswith(
+        "import gdsfactory as gf\nr = gf.components.ring_single(radius=5)\n")   # the unused constants go too
 
 
 def test_placement_numbers_are_never_offered_to_the_binder():

@@ -101,7 +101,22 @@ def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str
         start, end = _offset(lines, call.lineno, call.col_offset), _offset(lines, call.end_lineno, call.end_col_offset)
         script = script[:start] + text + script[end:]
         lines = script.splitlines(keepends=True)
+    script = _drop_unused_constants(script, {k.split("=", 1)[1] for k in removed})
     return script, f"removed {', '.join(dict.fromkeys(removed))} (numbers the designer never gave; the component's defaults stay)"
+
+
+def _drop_unused_constants(script: str, names: set[str]) -> str:
+    """The module-level ``name = <number>`` lines of ``names`` that nothing reads any more (the
+    unused-parameter hint would otherwise send the script back for them)."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return script
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    drop = {st.lineno for st in tree.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+            and isinstance(st.targets[0], ast.Name) and st.targets[0].id in names - read
+            and isinstance(st.value, ast.Constant) and st.lineno == st.end_lineno}
+    return "".join(l for i, l in enumerate(script.splitlines(keepends=True), 1) if i not in drop)
 
 
 def new_agent() -> Agent:
