@@ -139,6 +139,14 @@ def test_pip_klayout_names_outside_klayout_db_are_written_from_their_module(tmp_
     assert fixes.fix_klayout_submodule_names("import klayout.db as pya\nb = pya.Box(0, 0, 1, 1)\n", "sandbox")[1] is None
 
 
+def test_the_report_database_module_is_imported_in_a_sandbox_script():
+    from pic_copilot.checks.static import pyflakes_check
+
+    code = "import klayout.db as pya\nreport = rdb.ReportDatabase('DRC')\nreport.save('a.lyrdb')\n"
+    assert fixes.add_missing_imports(code, pyflakes_check(code), "sandbox")[1] == ["from klayout import rdb"]
+    assert fixes.add_missing_imports(code, pyflakes_check(code), "interactive")[1] == []   # KLayout has pya
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

@@ -43,14 +43,20 @@ def _insert_at_top(code: str, lines: list[str]) -> str:
     return "".join(src[:at] + [l + "\n" for l in lines] + src[at:])
 
 
-def add_missing_imports(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+#: conventional aliases of a plain Python script only (KLayout's own Python has pya for them)
+SANDBOX_IMPORTS = {"rdb": "from klayout import rdb", "lay": "from klayout import lay", "tl": "from klayout import tl"}
+
+
+def add_missing_imports(code: str, findings: list[dict], mode: str = "interactive") -> tuple[str, list[str]]:
     """Add the imports that pyflakes' undefined-name findings call for, when the name is a
-    conventional module alias (np, gf, csv, ...). Returns the script and the import lines added."""
+    conventional module alias (np, gf, csv, ...; in a sandbox script also rdb, the report
+    database module the recipes import). Returns the script and the import lines added."""
+    known = {**IMPORTS, **(SANDBOX_IMPORTS if mode == "sandbox" else {})}
     wanted = []
     for f in findings:
         m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
-        if m and m.group(1) in IMPORTS and IMPORTS[m.group(1)] not in wanted:
-            wanted.append(IMPORTS[m.group(1)])
+        if m and m.group(1) in known and known[m.group(1)] not in wanted:
+            wanted.append(known[m.group(1)])
     if not wanted:
         return code, []
     return _insert_at_top(code, wanted), wanted
@@ -320,7 +326,7 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     """
     code, done = apply_fixes(code, mode)
     findings = findings_of(code)
-    code, added = add_missing_imports(code, findings)
+    code, added = add_missing_imports(code, findings, mode)
     code, renamed = rename_reordered_keywords(code, findings)
     code, started = init_counters(code, findings)
     return code, done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
