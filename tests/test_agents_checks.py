@@ -1,6 +1,9 @@
 """Static checks: pyflakes, the API check against the symbol index, the custom check library."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from pic_copilot.agents import fixes
@@ -94,8 +97,6 @@ def test_keywords_a_function_hands_on_through_kwargs_are_checked_against_the_cal
 def test_a_bare_layer_number_in_gdsfactory_becomes_a_layer_tuple(tmp_path):
     """gdsfactory reads layer=10 as a layer index (it lands on another GDS layer); the fix writes
     (10, 0), and the label really is on 10/0 afterwards. KLayout's keyword forms stay."""
-    import subprocess
-    import sys
 
     code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component('T')\n"
             "c.add_label('GC0', position=(0, 0), layer=10)\nc.write_gds('t.gds')\n"
@@ -119,6 +120,43 @@ def test_a_counter_that_was_never_started_is_started_at_zero():
     assert fixes.init_counters(fixed, pyflakes_check(fixed)) == (fixed, [])
     inside = "def f():\n    total += 1\n"      # a function's own name: not guessed
     assert fixes.init_counters(inside, pyflakes_check(inside)) == (inside, [])
+
+
+def test_an_undefined_unpacking_copied_from_a_signature_is_removed(tmp_path):
+    """``**kwargs`` with no kwargs in the script: the argument goes, the named ones stay, and the
+    fixed script runs; a name the script defines somewhere is left alone."""
+    from pic_copilot.checks.static import pyflakes_check
+
+    code = ('import gdsfactory as gf\ngf.gpdk.PDK.activate()\n'
+            'xs = gf.cross_section.rib2(width=0.5,  # µm core\n    width_slab=4.0, **kwargs)\n'
+            'c = gf.components.straight(length=3, cross_section=xs, *args)\nprint(c.settings["length"])\n')
+    fixed, removed = fixes.drop_undefined_unpacking(code, pyflakes_check(code))
+    assert removed == ["removed **kwargs (undefined here)", "removed *args (undefined here)"]
+    assert "width_slab=4.0)" in fixed and "cross_section=xs)" in fixed
+    assert not [f for f in pyflakes_check(fixed) if f["severity"] == "error"]
+    out = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "3", out.stdout + out.stderr
+    only = "x = print(**opts)\n"
+    assert fixes.drop_undefined_unpacking(only, pyflakes_check(only))[0] == "x = print()\n"
+    defined = "def f(**kw):\n    return kw\nkw = {}\nf(**kw)\n"
+    assert fixes.drop_undefined_unpacking(defined, pyflakes_check(defined)) == (defined, [])
+
+
+def test_pdk_layer_names_written_as_variables_become_layer_names(tmp_path):
+    """``layer=wg, layer_slab=SLAB90`` with no such variables: gdsfactory's names as strings, and the
+    script draws on the generic PDK's WG (1/0) and SLAB90 (3/0); other undefined names stay errors."""
+    from pic_copilot.checks.static import pyflakes_check
+
+    code = ('import gdsfactory as gf\ngf.gpdk.PDK.activate()\n'
+            'xs = gf.cross_section.rib2(width=0.5, layer=wg, layer_slab=SLAB90, width_slab=4.0)\n'
+            'c = gf.components.straight(length=3, cross_section=xs)\n'
+            'print(sorted(f"{l}/{d}" for l, d in c.layers))\n')
+    fixed, quoted = fixes.quote_pdk_layer_names(code, pyflakes_check(code))
+    assert quoted == ['wrote wg as the PDK layer name "WG"', 'wrote SLAB90 as the PDK layer name "SLAB90"']
+    out = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().endswith("['1/0', '3/0']"), out.stdout + out.stderr
+    other = "import gdsfactory as gf\nc = gf.components.straight(layer=core_layer)\n"
+    assert fixes.quote_pdk_layer_names(other, pyflakes_check(other)) == (other, [])
 
 
 def test_pip_klayout_names_outside_klayout_db_are_written_from_their_module(tmp_path):

@@ -3,14 +3,17 @@ script itself instead of costing a revision round (a 1.5B model asked to fix one
 breaks something else, or repeats the mistake for three rounds).
 
 Each fix is a function ``(code, mode) -> (code, description or None)``; :func:`apply_fixes`
-runs them all; :func:`add_missing_imports` and :func:`rename_reordered_keywords` act on the static
-checks' findings (undefined conventional aliases, keywords with their words reordered);
-:func:`request_free_fixes` is the one sequence of all three that the pipeline and the Fix macro
+runs them all; :func:`add_missing_imports`, :func:`rename_reordered_keywords`, :func:`init_counters`,
+:func:`drop_undefined_unpacking` and :func:`quote_pdk_layer_names` act on the static checks' findings
+(undefined conventional aliases, keywords with their words reordered, counters never started,
+``**kwargs`` copied from a signature, PDK layer names written as variables);
+:func:`request_free_fixes` is the one sequence of them all that the pipeline and the Fix macro
 flow apply.
 """
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Callable
 
@@ -70,8 +73,7 @@ def init_counters(code: str, findings: list[dict]) -> tuple[str, list[str]]:
 
     Returns the script and the names started.
     """
-    undefined = {m.group(1) for f in findings if f.get("kind") == "pyflakes"
-                 for m in [_UNDEFINED.search(f.get("message", ""))] if m}
+    undefined = _undefined_names(findings)
     tree = _parsed(code) if undefined else None
     if tree is None:
         return code, []
@@ -95,6 +97,106 @@ def init_counters(code: str, findings: list[dict]) -> tuple[str, list[str]]:
             at -= 1
         lines.insert(at, f"{name} = 0\n")
     return "".join(lines), sorted(first)
+
+
+def _undefined_names(findings: list[dict]) -> set[str]:
+    """The names pyflakes found used but never defined."""
+    return {m.group(1) for f in findings if f.get("kind") == "pyflakes"
+            for m in [_UNDEFINED.search(f.get("message", ""))] if m}
+
+
+def _stored_names(tree: ast.AST) -> set[str]:
+    """Every name the script assigns, imports or defines somewhere (then it is not ours to drop)."""
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    names |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+              for a in n.args + n.kwonlyargs + n.posonlyargs + [x for x in (n.vararg, n.kwarg) if x]}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    return names
+
+
+def _offset(lines: list[bytes], line: int, col: int) -> int:
+    """The byte offset in the whole script of an AST (line, byte column) position."""
+    return sum(len(l) for l in lines[:line - 1]) + col
+
+
+def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``f(width=0.5, **kwargs)`` at a place where no ``kwargs`` exists: a library function's own
+    signature copied into a call (in a real run all three candidates of a round failed only on
+    it). The unpacking argument is removed; the call keeps every argument it names. Only names
+    that are assigned nowhere in the script.
+
+    Returns the script and the arguments removed.
+    """
+    undefined = _undefined_names(findings)
+    tree = _parsed(code) if undefined else None
+    if tree is None:
+        return code, []
+    undefined -= _stored_names(tree)
+    cuts = []   # (start byte, end byte, text) of each argument with its separating comma
+    raw = code.encode()
+    lines = code.encode().splitlines(keepends=True)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        args = sorted(node.args + node.keywords, key=lambda a: (a.lineno, a.col_offset))   # positions include * and **
+        for i, a in enumerate(args):
+            value = a.value if isinstance(a, (ast.Starred, ast.keyword)) else None
+            if not (isinstance(value, ast.Name) and value.id in undefined
+                    and (isinstance(a, ast.Starred) or a.arg is None)):
+                continue
+            start, end = _offset(lines, a.lineno, a.col_offset), _offset(lines, a.end_lineno, a.end_col_offset)
+            if i > 0:   # from the comma after the previous argument
+                prev_end = _offset(lines, args[i - 1].end_lineno, args[i - 1].end_col_offset)
+                start = prev_end + raw[prev_end:start].index(b",")
+            elif i + 1 < len(args):   # the first argument: up to the next one
+                end = _offset(lines, args[i + 1].lineno, args[i + 1].col_offset)
+            cuts.append((start, end, ("*" if isinstance(a, ast.Starred) else "**") + value.id))
+    if not cuts:
+        return code, []
+    for start, end, _ in sorted(cuts, reverse=True):
+        raw = raw[:start] + raw[end:]
+    return raw.decode(), [f"removed {what} (undefined here)" for *_, what in sorted(cuts)]
+
+
+@functools.lru_cache(maxsize=1)
+def pdk_layer_names() -> frozenset[str]:
+    """The layer names of gdsfactory's generic PDK (WG, SLAB90, M1, ...); empty without gdsfactory."""
+    try:
+        from gdsfactory.gpdk import LAYER
+    except Exception:  # noqa: BLE001 - a Python without gdsfactory has no layer names to offer
+        return frozenset()
+    return frozenset(n for n in dir(LAYER) if n.isupper() and not n.startswith("_"))
+
+
+def quote_pdk_layer_names(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``rib(layer=WG, layer_slab=SLAB90)`` in a gdsfactory script with no such variables: the
+    generic PDK's layer names written as Python names (three candidates of a real round failed only
+    on that). gdsfactory takes the name as a string, so an undefined name that is a PDK layer name
+    (any case) given to a ``layer...`` keyword, or inside a ``...layers=(...)`` tuple, becomes
+    ``"WG"``. The output contract then judges the layer numbers as for any other script.
+
+    Returns the script and the names quoted.
+    """
+    undefined = _undefined_names(findings)
+    tree = _parsed(code) if undefined and "gdsfactory" in code else None
+    if tree is None:
+        return code, []
+    undefined -= _stored_names(tree)
+    known = pdk_layer_names()
+    spans, quoted = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.keyword) or not node.arg or "layer" not in node.arg:
+            continue
+        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+        for v in values:
+            if isinstance(v, ast.Name) and v.id in undefined and v.id.upper() in known:
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f'"{v.id.upper()}"'))
+                quoted.append(v.id)
+    if not spans:
+        return code, []
+    return _replace_spans(code, spans), [f'wrote {n} as the PDK layer name "{n.upper()}"' for n in dict.fromkeys(quoted)]
 
 
 def _parsed(code: str) -> ast.Module | None:
@@ -240,12 +342,8 @@ def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
                 spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)"))
     if not spans:
         return code, None
-    lines = code.splitlines(keepends=True)
-    for line, start, end, text in sorted(spans, reverse=True):   # AST columns are UTF-8 byte offsets
-        raw = lines[line - 1].encode()
-        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
     first = spans[0][3]
-    return "".join(lines), f"wrote layer={first.split(',')[0][1:]} as layer={first} (gdsfactory reads a bare number as a layer index)"
+    return _replace_spans(code, spans), f"wrote layer={first.split(',')[0][1:]} as layer={first} (gdsfactory reads a bare number as a layer index)"
 
 
 _KLAYOUT_SIBLINGS = ("rdb", "tl", "lay")   # pip klayout splits pya into klayout.db and these
@@ -329,7 +427,10 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, added = add_missing_imports(code, findings, mode)
     code, renamed = rename_reordered_keywords(code, findings)
     code, started = init_counters(code, findings)
-    return code, done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
+    code, unpacked = drop_undefined_unpacking(code, findings)
+    code, layer_names = quote_pdk_layer_names(code, findings)
+    return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
+                  + unpacked + layer_names)
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
@@ -361,11 +462,12 @@ def _active_cell_of_layout(node: ast.AST) -> bool:
 
 
 def _replace_spans(code: str, spans) -> str:
-    """``code`` with each one-line span ``(line, start column, end column, text)`` replaced by its text."""
+    """``code`` with each one-line span ``(line, start column, end column, text)`` replaced by its
+    text; columns are the AST's UTF-8 byte offsets (a 'µm' comment earlier on the line counts twice)."""
     lines = code.splitlines(keepends=True)
     for line, start, end, text in sorted(spans, reverse=True):
-        s = lines[line - 1]
-        lines[line - 1] = s[:start] + text + s[end:]
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
     return "".join(lines)
 
 
