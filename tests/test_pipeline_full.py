@@ -194,8 +194,12 @@ def test_placements_are_counted_in_a_real_layout(tmp_path):
     ly.write(str(tmp_path / "a.gds"))
     rep = ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
     assert OutputContract(placements=8, layers=["1/0"]).check(rep) == []
-    assert OutputContract(placements=12).check(rep) == ["12 cells placed in one cell expected (each element of an array "
-                                                        "counts), but no cell places more than 8"]
+    problems = OutputContract(placements=12).check(rep)
+    assert problems == ["12 cells placed in one cell expected (each element of an array counts), but no cell places "
+                        "more than 8 (the top cell 'TOP' places 1 instance)"]
+    from pic_copilot.agents.candidates import contract_decision   # the revision names the tool's array idiom
+    assert "c.add_ref(device, columns=C, rows=R" in contract_decision(problems, [], "import gdsfactory as gf\n")["instructions"]
+    assert "pya.CellInstArray(" in contract_decision(problems, [], "import pya\n")["instructions"]
     assert "no shapes on layer 10/0" in OutputContract(layers=["10/0"]).check(rep)[0]
 
 

@@ -68,10 +68,24 @@ def best(candidates: list[Candidate]) -> Candidate:
     return max(candidates, key=Candidate.rank)
 
 
-def contract_decision(problems: list[str], missing_files: list[str]) -> dict:
-    """Revision instructions for a run that broke the output contract."""
+#: how to place a cell many times, per tool: the idioms the verified recipes use
+PLACEMENT_HINTS = {
+    "gdsfactory": "place the device that many times in the top cell, e.g. one arrayed reference "
+                  "c.add_ref(device, columns=C, rows=R, column_pitch=PX, row_pitch=PY), or c << device in a loop "
+                  "with ref.move((x, y))",
+    "pya": "insert that many placements into the cell, e.g. one arrayed instance cell.insert(pya.CellInstArray("
+           "child.cell_index(), pya.Trans(), pya.Vector(px, 0), pya.Vector(0, py), columns, rows)) with px, py in "
+           "database units, or cell.insert(pya.DCellInstArray(child.cell_index(), pya.DTrans(x, y))) in a loop",
+}
+
+
+def contract_decision(problems: list[str], missing_files: list[str], script: str = "") -> dict:
+    """Revision instructions for a run that broke the output contract; ``script`` (the candidate)
+    decides which tool's idiom a too-few-placements problem is told."""
     hints = [evaluator.WRITE_HINTS[ext].format(name=name) for name in missing_files
              for ext in [name[name.rfind("."):].lower()] if ext in evaluator.WRITE_HINTS]
+    if any("cells placed in one cell expected" in p for p in problems):
+        hints.append(PLACEMENT_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
     text = ("The script ran, but its result does not do what the designer asked:\n"
             + "\n".join(f"- {p}" for p in problems)
             + "\nKeep the parts that work and fix exactly these points"

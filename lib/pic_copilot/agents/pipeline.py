@@ -414,7 +414,8 @@ class _Run:
         problems += [f"{f} was not written" for f in contract_words.missing_files(planned, rep)]
         if problems:
             cand.stage, cand.problems = "contract", problems
-            cand.decision = contract_decision(problems, contract_words.missing_files(self.expected_files(), rep))
+            cand.decision = contract_decision(problems, contract_words.missing_files(self.expected_files(), rep),
+                                              script)
             if not renamed_outputs:
                 derived = self.rename_outputs(cand, review_state, bound)
                 if derived is not None and derived.rank() > cand.rank():

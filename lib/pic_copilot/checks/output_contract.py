@@ -253,8 +253,10 @@ class OutputContract:
         if not known:
             problems.append(f"{self.placements} placed cells expected, but no layout was written or open to count them in")
         elif max(known) < self.placements:
+            tops = {n: k for lay in layouts for n, k in (lay.get("top_instances") or {}).items()}
+            what = "; ".join(f"the top cell {n!r} places {k} instance{'s' if k != 1 else ''}" for n, k in list(tops.items())[:3])
             problems.append(f"{self.placements} cells placed in one cell expected (each element of an array counts), "
-                            f"but no cell places more than {max(known)}")
+                            f"but no cell places more than {max(known)}" + (f" ({what})" if what else ""))
 
     def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
         for cell, want in self.bbox.items():
@@ -374,7 +376,9 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         out.append({"cells": cells,
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
-                    "max_placements": s.get("max_placements")})
+                    "max_placements": s.get("max_placements"),
+                    "top_instances": {t["name"]: t["instances"] for t in s.get("top_cells") or []
+                                      if isinstance(t.get("instances"), int)}})
     s = report.summary
     if isinstance(s, dict) and "layers" in s and "cells" in s:  # the bridge's open-layout summary
         bboxes = {s["active_cell"]: s.get("bbox_um")} if s.get("active_cell") else {}
