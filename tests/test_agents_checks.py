@@ -108,6 +108,9 @@ def test_a_bare_layer_number_in_gdsfactory_becomes_a_layer_tuple(tmp_path):
     assert out.stdout.strip().endswith("['10/0']"), out.stdout + out.stderr
     keep = "import gdsfactory as gf\nimport klayout.db as kdb\nli = kdb.LayerInfo(layer=3, datatype=0)\n"
     assert fixes.fix_gdsfactory_int_layers(keep, "sandbox") == (keep, None)
+    divided = code.replace("layer=10)", "layer=10/0)").replace("(0, 0)", "(0, 0), text='µ'")  # 10/0 is a division
+    fixed, what = fixes.fix_gdsfactory_int_layers(divided, "sandbox")
+    assert "layer=(10, 0))" in fixed and what.startswith("wrote layer=10/0 as layer=(10, 0)"), (fixed, what)
 
 
 def test_a_counter_that_was_never_started_is_started_at_zero():

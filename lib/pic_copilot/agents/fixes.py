@@ -322,7 +322,9 @@ def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
 def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
     """gdsfactory 9 reads ``layer=10`` as an index into its layout's layer list, not GDS layer 10/0
     (``add_label(..., layer=10)`` drew on 111/0 in a test): a whole-number ``layer=`` keyword in a
-    gdsfactory script becomes the ``(10, 0)`` the designer meant. KLayout's own keyword forms
+    gdsfactory script becomes the ``(10, 0)`` the designer meant, and the designer's notation
+    written as Python, ``layer=10/0`` (a division by zero: all three candidates of a round of a real
+    run), becomes ``(10, 0)`` too. KLayout's own keyword forms
     (``LayerInfo(layer=10, datatype=0)``, ``layout.layer(...)``) are left alone."""
     if "gdsfactory" not in code:
         return code, None
@@ -338,12 +340,19 @@ def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
             continue
         for k in node.keywords:
             v = k.value
-            if k.arg == "layer" and isinstance(v, ast.Constant) and type(v.value) is int and v.lineno == v.end_lineno:
-                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)"))
+            if k.arg != "layer" or v.lineno != v.end_lineno:
+                continue
+            if isinstance(v, ast.Constant) and type(v.value) is int:
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)", f"layer={v.value}"))
+            elif (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Div)   # layer=10/0: the designer's "10/0"
+                  and all(isinstance(x, ast.Constant) and type(x.value) is int for x in (v.left, v.right))):
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.left.value}, {v.right.value})",
+                              f"layer={v.left.value}/{v.right.value}"))
     if not spans:
         return code, None
-    first = spans[0][3]
-    return _replace_spans(code, spans), f"wrote layer={first.split(',')[0][1:]} as layer={first} (gdsfactory reads a bare number as a layer index)"
+    _, _, _, new, old = spans[0]
+    return (_replace_spans(code, [s[:4] for s in spans]),
+            f"wrote {old} as layer={new} (gdsfactory reads a bare number as a layer index; 10/0 is a division)")
 
 
 _KLAYOUT_SIBLINGS = ("rdb", "tl", "lay")   # pip klayout splits pya into klayout.db and these
