@@ -203,6 +203,29 @@ def test_placements_are_counted_in_a_real_layout(tmp_path):
     assert "no shapes on layer 10/0" in OutputContract(layers=["10/0"]).check(rep)[0]
 
 
+def test_a_swept_column_must_cover_the_requested_range(tmp_path):
+    """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
+    (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and
+    a column in nm is expected in nm."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    prompt = ("Sweep the wavelength from 1.50 to 1.60 µm in 11 points and write s.csv with columns "
+              "wavelength_um, T.")
+    contract = contract_words.from_request(prompt)
+    assert contract.csv_spans == {"s.csv": {"wavelength_um": [1.5, 1.6]}}
+    found = {}
+    for scale in (1e3, 1.0):
+        rows = "".join(f"{(1.5 + 0.01 * i) * scale:.4f},0.5\n" for i in range(11))
+        (tmp_path / "s.csv").write_text("wavelength_um,T\n" + rows)
+        found[scale] = contract.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
+    assert found[1.0] == []
+    assert found[1e3] == ["s.csv: column 'wavelength_um' runs from 1500 to 1600, the request sweeps it from 1.5 to 1.6 "
+                          "(in the column's unit)"]
+    nm = contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns wavelength_nm, T.")
+    assert nm.csv_spans == {"s.csv": {"wavelength_nm": [1500.0, 1600.0]}}
+    assert contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns T, loss.").csv_spans == {}
+
+
 def test_literal_outputs_tell_computed_from_invented_tables():
     prompt = "Sweep radii 5, 10 and 20 um and write r.csv"
     invented = "import csv\nrows = [[5, 31.2], [10, 15.6]]\ncsv.writer(open('r.csv', 'w')).writerows(rows)\n"

@@ -53,6 +53,8 @@ def describe(contract: OutputContract) -> str:
         lines.append(f"- {n} data rows in {f}")
     for f, col in contract.csv_sorted.items():
         lines.append(f"- the rows of {f} sorted by {col}")
+    for f, spans in contract.csv_spans.items():
+        lines += [f"- {col} in {f} runs from {lo:g} to {hi:g}" for col, (lo, hi) in spans.items()]
     return "\n".join(lines)
 
 
@@ -350,6 +352,31 @@ def csv_sort_columns(prompt: str, files: list[str]) -> dict[str, str]:
     return out
 
 
+#: length units a range or a column name can carry, in um
+_LENGTH_UM = {"um": 1.0, "µm": 1.0, "μm": 1.0, "nm": 1e-3, "mm": 1e3}
+_RANGE = re.compile(rf"\bfrom\s+({_NUM})\s*(µm|μm|um|nm|mm)?\s+(?:to|until|up\s+to)\s+({_NUM})\s*(µm|μm|um|nm|mm)\b",
+                    re.IGNORECASE)
+_UNIT_SUFFIX = re.compile(r"(?:^|_|\()(um|µm|nm|mm)\)?$", re.IGNORECASE)
+
+
+def csv_spans(prompt: str, files: list[str]) -> dict[str, dict[str, list[float]]]:
+    """The range a swept column must cover ("sweep the wavelength from 1.50 to 1.60 µm ... write
+    mzi.csv with columns wavelength_um, ..."): when the request writes one CSV whose named header
+    starts with a column carrying a length unit (wavelength_um, radius_nm), and gives exactly one
+    range of lengths, that column runs from its start to its end, in the column's unit."""
+    csvs = [f for f in files if f.lower().endswith((".csv", ".tsv"))]
+    header = csv_headers(prompt, csvs).get(csvs[0]) if len(csvs) == 1 else None
+    ranges = _RANGE.findall(prompt)
+    unit = _UNIT_SUFFIX.search(header[0]) if header else None
+    if unit is None or len(ranges) != 1:
+        return {}
+    lo, lo_unit, hi, hi_unit = ranges[0]
+    to_col = 1.0 / _LENGTH_UM[unit.group(1).lower().replace("µ", "u")]
+    lo_um = float(lo) * _LENGTH_UM[(lo_unit or hi_unit).lower().replace("μ", "u").replace("µ", "u")]
+    hi_um = float(hi) * _LENGTH_UM[hi_unit.lower().replace("μ", "u").replace("µ", "u")]
+    return {csvs[0]: {header[0]: [round(lo_um * to_col, 9), round(hi_um * to_col, 9)]}}
+
+
 def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContract:
     """The output contract a request's words set (checked with :meth:`OutputContract.check`).
 
@@ -366,6 +393,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
                           cells=result_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
+                          csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0)
 

@@ -64,6 +64,8 @@ class OutputContract:
         csv_columns: file -> exact header (first row) of a CSV.
         csv_rows: file -> number of data rows below the header.
         csv_sorted: file -> the column (by its header name) the data rows must be sorted by, ascending.
+        csv_spans: file -> {column: [low, high]}: the smallest and largest value of a numeric column
+            (a swept variable), at 1e-6 of the span.
         json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
             objects/lists compared recursively, three levels deep at most).
@@ -85,6 +87,7 @@ class OutputContract:
     csv_columns: dict[str, list[str]] = field(default_factory=dict)
     csv_rows: dict[str, int] = field(default_factory=dict)
     csv_sorted: dict[str, str] = field(default_factory=dict)
+    csv_spans: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     json_keys: dict[str, list[str]] = field(default_factory=dict)
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     json_types: dict[str, str] = field(default_factory=dict)
@@ -138,6 +141,9 @@ class OutputContract:
             csv_columns=table("csv_columns", lambda x: is_strs(x) and bool(x), '{"ports.csv" = ["name", "x", "y"]}'),
             csv_rows=table("csv_rows", is_count, '{"ports.csv" = 4}'),
             csv_sorted=table("csv_sorted", lambda x: isinstance(x, str) and bool(x), '{"labels.csv" = "text"}'),
+            csv_spans=table("csv_spans", lambda x: isinstance(x, dict) and all(
+                isinstance(v, list) and len(v) == 2 and all(_is_number(n) for n in v) for v in x.values()),
+                '{"mzi.csv" = {"wavelength_um" = [1.5, 1.6]}}'),
             json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
             json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
             json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
@@ -172,7 +178,7 @@ class OutputContract:
     def required_files(self) -> list[str]:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
-        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.json_keys, *self.json_values,
+        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.csv_spans, *self.json_keys, *self.json_values,
                   *self.json_types, *self.json_shapes, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
@@ -270,6 +276,13 @@ class OutputContract:
         for name, col, s in _readable(files, self.csv_sorted):
             if "sorted_columns" in s and col in (s.get("first_row") or []) and col not in s["sorted_columns"]:
                 problems.append(f"{name}: the rows are not sorted by {col!r} (ascending), as the request asks")
+        for name, spans, s in _readable(files, self.csv_spans):
+            for col, (lo, hi) in spans.items():
+                got = (s.get("column_spans") or {}).get(col)
+                tol = 1e-6 * max(abs(hi - lo), abs(hi), abs(lo), 1e-12)
+                if got is not None and not (abs(got[0] - lo) <= tol and abs(got[1] - hi) <= tol):
+                    problems.append(f"{name}: column {col!r} runs from {got[0]:g} to {got[1]:g}, the request sweeps it "
+                                    f"from {lo:g} to {hi:g} (in the column's unit)")
         for name, cols, s in _readable(files, self.csv_columns):
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:

@@ -178,9 +178,24 @@ def summarize_table(path: str) -> dict:
            # what a contract compares: the first row as written (the sniffer's header guess
            # fails on all-text tables) and every row including that first one
            "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total,
-           "sorted_columns": _sorted_columns(header or [], body)}
+           "sorted_columns": _sorted_columns(header or [], body),
+           "column_spans": _column_spans(header or [], body)}
     if truncated:
         out["truncated"] = True
+    return out
+
+
+def _column_spans(header: list[str], body: list[list[str]]) -> dict[str, list[float]]:
+    """[smallest, largest] value of each column (named by the first row) whose values below it are
+    all numbers: what "sweep from 1.50 to 1.60 µm" must leave in a wavelength_um column."""
+    out: dict[str, list[float]] = {}
+    for j, name in enumerate(h.strip() for h in header[:50]):
+        try:
+            vals = [float(r[j]) for r in body]
+        except (ValueError, IndexError):
+            continue
+        if vals and all(v == v for v in vals):   # no NaN
+            out[name] = [min(vals), max(vals)]
     return out
 
 
