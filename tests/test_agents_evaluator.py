@@ -208,3 +208,30 @@ def test_a_failed_run_is_told_what_the_library_call_behind_the_failing_line_retu
     dec = evaluator.from_execution(rep, script)
     assert "`s` (line 2) is what sax.circuit() returns: tuple[" in dec["instructions"], dec["instructions"]
     assert evaluator.returned_types("import sax\nx = 1\nx[0]\n", rep) == []     # no library call behind the name
+
+
+def test_an_argument_of_the_wrong_class_is_answered_with_the_signature_and_its_siblings(tmp_path):
+    """Region.separation_check(d) fails with KLayout's "expected argument of class Region, got int";
+    the feedback gives the method's installed signature and the *_check methods that take no
+    'other' (space_check among them), from the real symbol index and a real run."""
+    import subprocess
+    import sys
+
+    from pic_copilot.agents import evaluator, retrieve
+    from pic_copilot.execution.report import ExecutionReport
+
+    script = "import klayout.db as kdb\nr = kdb.Region(kdb.Box(0, 0, 100, 100))\nr.separation_check(300, kdb.CplxTrans(0.001))\n"
+    (tmp_path / "script.py").write_text(script)
+    run = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    message = run.stderr.strip().splitlines()[-1].split(": ", 1)[-1]
+    rep = ExecutionReport.from_dict({"ok": False, "stderr": run.stderr,
+                                     "exception": {"type": "TypeError", "message": message, "traceback": run.stderr}})
+    index = retrieve.symbol_index()
+    if not index:
+        pytest.skip("no symbol index (databases not built)")
+    text = evaluator.from_execution(rep, script, index)["instructions"]
+    assert "Region.separation_check(other: Region, d: int, ...) -> EdgePairs: its parameter 'other' takes a Region, " \
+           "the script gave an int" in text, text
+    assert "Region.space_check(d: int, ...) -> EdgePairs" in text and "Region.width_check(d: int" in text
+    assert "enclosing_check" not in text          # a sibling that also takes 'other' is not offered
+    assert evaluator.argument_mismatch(rep, None) == []

@@ -169,9 +169,69 @@ def returned_types(script: str, rep: ExecutionReport) -> list[str]:
     return out
 
 
-def from_execution(rep: ExecutionReport, script: str = "") -> dict | None:
+# KLayout's own message for an argument of the wrong class:
+# "Unexpected object type (expected argument of class Region, got int) for argument #1 ('other') in Region.separation_check"
+_KLAYOUT_ARG = re.compile(r"expected argument of class (\w+), got (\w+)\) for argument #(\d+) \('(\w+)'\) in (\w+)\.(\w+)")
+
+
+def short_signature(sig: str) -> str:
+    """A signature with its defaulted parameters left out (``space_check(d: int, ...) -> EdgePairs``):
+    what a small model needs to pick the right call, in a few words."""
+    head, _, rest = sig.partition("(")
+    body, _, tail_ = rest.rpartition(")")
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        depth += ch in "[(<{"
+        depth -= ch in "])>}"
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    kept = [p for p in parts if "=" not in p]
+    name = head.split()[-1].rsplit(".", 1)[-1] if head.split() else head
+    ret = tail_.strip()
+    if not ret and head.split()[:-1]:   # KLayout's form: "[const] EdgePairs space_check (unsigned int d, ...)"
+        ret = "-> " + [w for w in head.split()[:-1] if not w.startswith("[")][-1]
+    return f"{name}({', '.join(kept + (['...'] if len(kept) < len(parts) else []))}) {ret}".strip()
+
+
+def argument_mismatch(rep: ExecutionReport, index=None) -> list[str]:
+    """For KLayout's "expected argument of class Region, got int ... in Region.separation_check":
+    the installed signature of the method, and its siblings (same class, same last word, such as
+    the other ``*_check`` methods) that do not take that argument: the model meant
+    ``space_check(d)`` and was told only the type, and kept calling ``separation_check(d)`` for
+    three rounds in a real run. Empty without a symbol index or a message of that form."""
+    m = _KLAYOUT_ARG.search(str((rep.exception or {}).get("message") or ""))
+    if m is None or index is None:
+        return []
+    want, got, _, arg, cls, meth = m.groups()
+    for prefix in ("klayout.db.", "pya."):
+        full = f"{prefix}{cls}.{meth}"
+        sig = index.signature(full) if index.has(full) else ""
+        if sig:
+            break
+    else:
+        return []
+    out = [f"{cls}.{short_signature(sig)}: its parameter {arg!r} takes a {want}, the script gave {'an' if got[:1].lower() in 'aeiou' else 'a'} {got}"]
+    last = meth.rsplit("_", 1)[-1]
+    siblings = []
+    for name in index.members(f"{prefix}{cls}") or []:
+        params = index.params(f"{prefix}{cls}.{name}") or []
+        if name != meth and name.endswith("_" + last) and params and params[0] != arg:
+            siblings.append(f"{cls}.{short_signature(index.signature(f'{prefix}{cls}.{name}'))}")
+    if siblings:
+        out.append(f"methods of {cls} like it that take no {arg!r}: " + "; ".join(siblings[:6]))
+    return out
+
+
+def from_execution(rep: ExecutionReport, script: str = "", index=None) -> dict | None:
     """Revise when the run failed: the traceback goes to the programmer, with what the library
-    calls behind the failing line return (:func:`returned_types`)."""
+    calls behind the failing line return (:func:`returned_types`) and, for an argument of the wrong
+    class, the method's signature and its siblings (:func:`argument_mismatch`, with ``index``, the
+    symbol index)."""
     if rep.ok:
         return None
     exc = rep.exception or {}
@@ -184,7 +244,7 @@ def from_execution(rep: ExecutionReport, script: str = "") -> dict | None:
     out = tail(rep.stdout, 400)
     if out:
         text += f"\nPrinted before the error:\n{out}"
-    types = returned_types(script, rep) if script else []
+    types = (returned_types(script, rep) if script else []) + argument_mismatch(rep, index)
     if types:
         text += "\nFrom the installed signatures:\n" + "\n".join(f"- {t}" for t in types)
     return decision("revise", "programmer", text, "execution")

@@ -391,7 +391,7 @@ class _Run:
         if not self.cfg.exec_feedback:
             return cand
         rep = cand.report = self.run_script(script)
-        dec = evaluator.from_execution(rep, script)
+        dec = evaluator.from_execution(rep, script, self.index or None)
         if dec is not None:
             exc = rep.exception or {}
             cand.stage, cand.decision = "run-failed", dec
