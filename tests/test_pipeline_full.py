@@ -273,6 +273,21 @@ def test_the_json_a_request_writes_out_sets_the_shape_of_each_value():
     assert contract_words.from_request('Write r.json as {"fsr_nm": mean spacing of the peaks in nm}.').json_shapes == {}
 
 
+def test_a_count_next_to_a_list_is_the_number_of_items_listed(tmp_path):
+    """The medium m07 answer wrote {"count": <all vias>, "centers": []} and was accepted; through the
+    real summary of a real file the disagreement is found, and an agreeing file passes."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request('Write enclosure.json as {"count": N, "centers": [[x, y], ...]} with each centre in um.')
+    found = {}
+    for obj in ({"count": 8, "centers": []}, {"count": 2, "centers": [[0.2, 0.2], [50.0, 2.0]]}):
+        (tmp_path / "enclosure.json").write_text(json.dumps(obj))
+        found[obj["count"]] = c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
+    assert found[2] == []
+    assert found[8] == ["enclosure.json: 'count' is 8 but 'centers' holds 0 items; the count is the number of centers "
+                        "listed, each computed from the layout"]
+
+
 def test_a_table_the_request_sorts_must_be_sorted(tmp_path):
     from pic_copilot.sandbox.summary import summarize_dir
 

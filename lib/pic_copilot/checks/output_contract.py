@@ -44,6 +44,25 @@ _JSON_TYPES = {"object": "dict", "array": "list"}   # contract word -> the file 
 _SHAPES = {"number": "a number", "list": "a list", "pairs": "a list of [x, y] pairs"}
 
 
+_COUNT_KEY = re.compile(r"^(n|num|count|total|number|n_\w+|num_\w+|\w+_count|number_of_\w+)$", re.IGNORECASE)
+
+
+def _count_disagrees(name: str, shapes: dict[str, str], summary: dict) -> list[str]:
+    """``{"count": N, "centers": [[x, y], ...]}``: a request that shows one count next to one list
+    means the number of items listed; a count of all vias beside an empty list of the failing ones
+    (a real run) breaks it. Only when the shapes name exactly one count-like number key and one list."""
+    counts = [k for k, v in shapes.items() if v == "number" and _COUNT_KEY.match(k)]
+    lists = [k for k, v in shapes.items() if v in ("list", "pairs")]
+    values, lengths = summary.get("values") or {}, summary.get("list_lengths") or {}
+    if len(counts) != 1 or len(lists) != 1 or lists[0] not in lengths or not _is_number(values.get(counts[0])):
+        return []
+    n, k = values[counts[0]], lengths[lists[0]]
+    if n == k:
+        return []
+    return [f"{name}: {counts[0]!r} is {n:g} but {lists[0]!r} holds {k} item{'s' if k != 1 else ''}; the count is "
+            f"the number of {lists[0]} listed, each computed from the layout"]
+
+
 def _shape_of(v) -> str:
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return "number"
@@ -315,6 +334,7 @@ class OutputContract:
                 if not ok:
                     sample = json.dumps(values[key])[:80]
                     problems.append(f"{name}: {key!r} must be {_SHAPES[shape]}, got {sample}")
+            problems += _count_disagrees(name, want, s)
         for name, want, s in _readable(files, self.json_values):
             values = s.get("values")
             if values is None:

@@ -223,6 +223,8 @@ def summarize_json(path: str) -> dict:
     if isinstance(obj, dict):
         out["keys"] = [str(k) for k in list(obj)[:50]]
         out["length"] = len(obj)
+        # how many items each top-level list holds, however long: what {"count": N, "centers": [...]} must agree on
+        out["list_lengths"] = {str(k): len(v) for k, v in list(obj.items())[:50] if isinstance(v, list)}
         if os.path.getsize(path) <= MAX_JSON_VALUES_BYTES:
             out["values"] = _json_values(obj, depth=3)
     elif isinstance(obj, list):
