@@ -402,3 +402,17 @@ def test_a_layout_saved_under_the_examples_names_is_renamed_not_revised():
     rec = json.loads(open(out.record_path).read())
     cand = rec["rounds"][0]["candidates"][-1]
     assert cand["stage"] == "passed" and any("'TOP2' -> 'CHIP'" in f for f in cand["fixes"]), cand
+
+
+def test_a_method_read_as_a_value_is_called_on_the_runs_proof_without_another_llm_call():
+    """bbox = c.bbox then bbox.width (a real m08 run, three rounds): the sandbox run fails with
+    "'method' object has no attribute ...", the read becomes a call, and so on for KLayout's own
+    DBox.width / height methods, until the script runs; one LLM call in all."""
+    code = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
+            "top.shapes(ly.layer(1, 0)).insert(db.Box(0, 0, 2000, 1000))\n"
+            "bbox = top.dbbox\nprint(f'size {bbox.width * bbox.height} um2')\n")
+    out, io, reqs = run([{"content": fence(code)}], config="full", prompt="Print the area of a 2 x 1 um box's bounding box")
+    assert out.ok, out.message
+    assert len(reqs) == 1
+    assert "bbox = top.dbbox()" in out.script and "bbox.width() * bbox.height()" in out.script, out.script
+    assert "size 2.0 um2" in (out.execution.stdout or "")

@@ -199,6 +199,71 @@ def quote_pdk_layer_names(code: str, findings: list[dict]) -> tuple[str, list[st
     return _replace_spans(code, spans), [f'wrote {n} as the PDK layer name "{n.upper()}"' for n in dict.fromkeys(quoted)]
 
 
+_FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
+_FN = "(?:" + "|".join(_FUNCTION_TYPES) + ")"
+# the messages that prove a value is a function the script forgot to call, and which node shows it
+_UNCALLED_ATTR = re.compile(rf"'{_FN}' object has no attribute '(\w+)'")             # f.width: f is the function
+_UNCALLED_USE = re.compile(rf"'{_FN}' object is not (?:subscriptable|iterable)")        # f[0], for x in f
+_UNCALLED_OPERAND = re.compile(r"unsupported operand type\(s\) for [^:]+: '([\w-]+)' and '([\w-]+)'")
+_UNCALLED_FORMAT = re.compile(rf"unsupported format string passed to {_FN}\.__format__")
+_TRACEBACK_LINE = re.compile(r'File "[^"]*script\.py", line (\d+)')
+
+
+def _functions_shown(message: str, on_line: list[ast.AST]) -> list[ast.AST]:
+    """The expressions on the failing line that the error message proves are function objects."""
+    m = _UNCALLED_ATTR.search(message)
+    if m:
+        return [n.value for n in on_line if isinstance(n, ast.Attribute) and n.attr == m.group(1)]
+    if _UNCALLED_USE.search(message):
+        return ([n.value for n in on_line if isinstance(n, ast.Subscript)]
+                + [n.iter for n in on_line if isinstance(n, (ast.For, ast.comprehension))])
+    m = _UNCALLED_OPERAND.search(message)
+    if m:
+        sides = [m.group(1) in _FUNCTION_TYPES, m.group(2) in _FUNCTION_TYPES]
+        return [x for n in on_line if isinstance(n, ast.BinOp) for x, fn in zip((n.left, n.right), sides) if fn]
+    if _UNCALLED_FORMAT.search(message):
+        return [n.value for n in on_line if isinstance(n, ast.FormattedValue) and n.format_spec is not None]
+    return []
+
+
+def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``bbox = c.bbox`` then ``bbox.width``: the run failed with "'function' object has no attribute
+    'width'", which proves the value is a method the script forgot to call (a real run kept it for
+    three rounds, then met the same with KLayout's ``DBox.width``, a method too). The attribute
+    read behind the function object the message and the failing line show becomes a call with no
+    arguments: ``bbox = c.bbox()`` where the name was set, or ``box.width() * box.height()`` in
+    place. Also for "not subscriptable / iterable", "unsupported operand type(s) ... 'method'" and
+    a format spec applied to a method. Only attribute reads, never a bare name; the next run
+    decides whether the call is right.
+
+    Returns the script and what was called.
+    """
+    exc = rep.exception or {}
+    lines = _TRACEBACK_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
+    tree = _parsed(code) if lines else None
+    if tree is None:
+        return code, []
+    failing = int(lines[-1])
+    on_line = [n for n in ast.walk(tree) if getattr(n, "lineno", None) == failing]
+    shown = _functions_shown(str(exc.get("message") or ""), on_line)
+    assigned = {t.id: st.value for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
+                for t in st.targets if isinstance(t, ast.Name)}
+    stores = [t.id for st in ast.walk(tree) if isinstance(st, (ast.Assign, ast.AugAssign, ast.For))
+              for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target) if isinstance(t, ast.Name)]
+    spans, called = set(), []
+    for v in shown:
+        if isinstance(v, ast.Name) and v.id in assigned and stores.count(v.id) == 1:
+            v = assigned[v.id]
+        if isinstance(v, ast.Attribute) and v.end_lineno == v.lineno and (v.end_lineno, v.end_col_offset) not in spans:
+            spans.add((v.end_lineno, v.end_col_offset))
+            called.append(ast.unparse(v))
+    if not spans:
+        return code, []
+    return (_replace_spans(code, [(l, c, c, "()") for l, c in spans]),
+            [f"called {', '.join(f'{c}()' for c in dict.fromkeys(called))} (the run showed "
+             f"{'it is a method' if len(set(called)) == 1 else 'they are methods'}, not a value)"])
+
+
 def _parsed(code: str) -> ast.Module | None:
     """The script's syntax tree, or None when it does not parse (then no fix applies)."""
     try:

@@ -26,8 +26,8 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import (bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout, rename_outputs,
-                    request_free_fixes, write_layout_by_suffix)
+from .fixes import (bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
+                    rename_outputs, request_free_fixes, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -35,6 +35,8 @@ CONFIGS = PIPELINE_CONFIGS
 #: configured default); a candidate that passes ends the round, so later ones cost nothing
 CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
 RECIPES_SHOWN = 2
+#: run-proven repairs in a row for one candidate (bbox = c.bbox -> c.bbox(), then box.width -> box.width() ...)
+MAX_RUN_REPAIRS = 4
 DOCS_BUDGET_WITH_RECIPES = 2600   # characters of documentation when recipes show the usage
 
 
@@ -343,10 +345,11 @@ class _Run:
 
     def evaluate(self, text: str, finish: str | None, index: int, temperature: float,
                  review_state: dict, cut_off_by: str = "programmer", bound: bool = False,
-                 renamed_outputs: bool = False) -> Candidate:
+                 renamed_outputs: bool = False, repairs: int = 0) -> Candidate:
         """Check, fix, run and judge one candidate answer (``bound``: it is a candidate whose
         numbers were already bound to a signature, see :meth:`bind`; ``renamed_outputs``: its
-        output names were already set to the requested ones, see :meth:`rename_outputs`)."""
+        output names were already set to the requested ones, see :meth:`rename_outputs`;
+        ``repairs``: how many run-proven repairs it already had, see :meth:`repair_run`)."""
         script = extract_code(text)
         cand = Candidate(script=script, temperature=temperature, index=index, answer=text)
         if finish in evaluator.CUT_OFF:
@@ -396,6 +399,10 @@ class _Run:
             exc = rep.exception or {}
             cand.stage, cand.decision = "run-failed", dec
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
+            if repairs < MAX_RUN_REPAIRS:
+                derived = self.repair_run(cand, review_state, bound, renamed_outputs, repairs)
+                if derived is not None and derived.rank() > cand.rank():
+                    return derived
             return cand
         problems = self.contract.check(rep)
         if deck and self.cfg.contract:   # the rule names the designer gave are the report's categories
@@ -436,6 +443,19 @@ class _Run:
             if dec["decision"] != "accept":
                 cand.stage, cand.decision, cand.problems = "judge", dec, [dec["instructions"][:200]]
         return cand
+
+    def repair_run(self, cand: Candidate, review_state: dict, bound: bool, renamed_outputs: bool,
+                   repairs: int) -> Candidate | None:
+        """The candidate with the repair its failed run proves (a method read where its value was
+        meant, see fixes.call_uncalled_methods), checked and run again; None when the run proves none."""
+        script, done = call_uncalled_methods(cand.script, cand.report or ExecutionReport())
+        if not done:
+            return None
+        self.progress("check", "; ".join(done))
+        derived = self.evaluate(f"```python\n{script}\n```", None, cand.index, cand.temperature, review_state,
+                                bound=bound, renamed_outputs=renamed_outputs, repairs=repairs + 1)
+        derived.fixes = cand.fixes + done + derived.fixes
+        return derived
 
     def rename_outputs(self, cand: Candidate, review_state: dict, bound: bool) -> Candidate | None:
         """The candidate with the file or cell name it produced instead of the requested one
