@@ -235,3 +235,26 @@ def test_an_argument_of_the_wrong_class_is_answered_with_the_signature_and_its_s
     assert "Region.space_check(d: int, ...) -> EdgePairs" in text and "Region.width_check(d: int" in text
     assert "enclosing_check" not in text          # a sibling that also takes 'other' is not offered
     assert evaluator.argument_mismatch(rep, None) == []
+
+
+def test_a_cell_made_again_in_each_pass_of_a_loop_is_pointed_at_the_loop(tmp_path):
+    """gf.Component("GC_ROW") inside the loop over four couplers: the second pass fails with
+    "Cellname GC_ROW already exists" (a real m04 run); the feedback names the loop."""
+    import subprocess
+    import sys
+
+    from pic_copilot.agents import evaluator
+    from pic_copilot.execution.report import ExecutionReport
+
+    script = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"
+              "for i in range(2):\n    c = gf.Component('GC_ROW')\n    c << gf.components.straight()\n")
+    (tmp_path / "script.py").write_text(script)
+    run = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    message = run.stderr.strip().splitlines()[-1].split(": ", 1)[-1]
+    assert "already exists" in message, run.stderr
+    rep = ExecutionReport.from_dict({"ok": False, "stderr": run.stderr,
+                                     "exception": {"type": "ValueError", "message": message, "traceback": run.stderr}})
+    text = evaluator.from_execution(rep, script)["instructions"]
+    assert "line 4 runs in every pass of the loop at line 3" in text, text
+    outside = "import gdsfactory as gf\nc = gf.Component('A')\n"
+    assert evaluator.made_in_a_loop(outside, rep) == []

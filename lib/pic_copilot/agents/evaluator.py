@@ -227,6 +227,28 @@ def argument_mismatch(rep: ExecutionReport, index=None) -> list[str]:
     return out
 
 
+def made_in_a_loop(script: str, rep: ExecutionReport) -> list[str]:
+    """"Cellname GC_ROW already exists": the failing line makes the named top cell inside a loop,
+    so its second pass makes it again (a real run created gf.Component("GC_ROW") per coupler). Says
+    which loop, so the cell is made once before it and the loop only adds to it."""
+    exc = rep.exception or {}
+    if "already exists" not in str(exc.get("message") or ""):
+        return []
+    lines = _SCRIPT_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
+    tree = _parsed(script)
+    if not lines or tree is None:
+        return []
+    failing = int(lines[-1])
+    loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))
+             and n.lineno < failing <= (n.end_lineno or n.lineno)]
+    if not loops:
+        return []
+    loop = max(loops, key=lambda n: n.lineno)
+    return [f"line {failing} runs in every pass of the loop at line {loop.lineno}, so the second pass makes the "
+            f"same cell again: make the top cell once before the loop, add each element to it inside the loop, "
+            f"and write the file once after it"]
+
+
 def from_execution(rep: ExecutionReport, script: str = "", index=None) -> dict | None:
     """Revise when the run failed: the traceback goes to the programmer, with what the library
     calls behind the failing line return (:func:`returned_types`) and, for an argument of the wrong
@@ -244,7 +266,7 @@ def from_execution(rep: ExecutionReport, script: str = "", index=None) -> dict |
     out = tail(rep.stdout, 400)
     if out:
         text += f"\nPrinted before the error:\n{out}"
-    types = (returned_types(script, rep) if script else []) + argument_mismatch(rep, index)
+    types = ((returned_types(script, rep) + made_in_a_loop(script, rep)) if script else []) + argument_mismatch(rep, index)
     if types:
         text += "\nFrom the installed signatures:\n" + "\n".join(f"- {t}" for t in types)
     return decision("revise", "programmer", text, "execution")
