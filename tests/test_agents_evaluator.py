@@ -258,3 +258,23 @@ def test_a_cell_made_again_in_each_pass_of_a_loop_is_pointed_at_the_loop(tmp_pat
     assert "line 4 runs in every pass of the loop at line 3" in text, text
     outside = "import gdsfactory as gf\nc = gf.Component('A')\n"
     assert evaluator.made_in_a_loop(outside, rep) == []
+
+
+def test_the_failing_script_line_is_read_from_sandbox_and_bridge_tracebacks():
+    """The run-proven feedback and repairs need the script's own line: the sandbox runs script.py,
+    the bridge compiles '<pic-copilot script>' (a real interactive m09 traceback); other frames are not it."""
+    from pic_copilot.agents.fixes import call_uncalled_methods
+    from pic_copilot.execution.report import ExecutionReport
+
+    bridge_tb = ('Traceback (most recent call last):\n  File "/x/klayout_plugin/pic_copilot_plugin/bridge.py", line 394, '
+                 'in action\n    exec(compiled, ctx)\n  File "<pic-copilot script>", line 2, in <module>\n'
+                 "AttributeError: 'builtin_function_or_method' object has no attribute 'x'")
+    rep = ExecutionReport.from_dict({"ok": False, "exception": {
+        "type": "AttributeError", "message": "'builtin_function_or_method' object has no attribute 'x'",
+        "traceback": bridge_tb}})
+    assert rep.failing_line() == 2
+    script = "box = cell.dbbox\nprint(box.x)\n"
+    assert call_uncalled_methods(script, rep)[0] == "box = cell.dbbox()\nprint(box.x)\n"
+    sandbox = ExecutionReport.from_dict({"ok": False, "stderr": 'File "/tmp/j/work/script.py", line 7, in <module>'})
+    assert sandbox.failing_line() == 7
+    assert ExecutionReport.from_dict({"ok": False, "stderr": 'File "/lib/x.py", line 3'}).failing_line() is None

@@ -128,9 +128,6 @@ def cut_off(agent: str) -> dict:
                     "does not ask for, and keep comments short.", "cut-off")
 
 
-_SCRIPT_LINE = re.compile(r'File "[^"]*script\.py", line (\d+)')
-
-
 def returned_types(script: str, rep: ExecutionReport) -> list[str]:
     """What the library calls behind the failing line's names return, from their installed
     signatures: ``s = sax.circuit(...)`` then ``s["in0", "out0"]`` fails with "tuple indices must be
@@ -139,11 +136,10 @@ def returned_types(script: str, rep: ExecutionReport) -> list[str]:
     exc = rep.exception or {}
     if exc.get("type") not in ("TypeError", "AttributeError", "KeyError", "IndexError"):
         return []
-    lines = _SCRIPT_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
+    failing = rep.failing_line()
     tree = _parsed(script)
-    if not lines or tree is None:
+    if failing is None or tree is None:
         return []
-    failing = int(lines[-1])
     aliases = _aliases(tree)
     used = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and getattr(n, "lineno", 0) == failing]
     out = []
@@ -234,11 +230,10 @@ def made_in_a_loop(script: str, rep: ExecutionReport) -> list[str]:
     exc = rep.exception or {}
     if "already exists" not in str(exc.get("message") or ""):
         return []
-    lines = _SCRIPT_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
+    failing = rep.failing_line()
     tree = _parsed(script)
-    if not lines or tree is None:
+    if failing is None or tree is None:
         return []
-    failing = int(lines[-1])
     loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))
              and n.lineno < failing <= (n.end_lineno or n.lineno)]
     if not loops:

@@ -206,7 +206,6 @@ _UNCALLED_ATTR = re.compile(rf"'{_FN}' object has no attribute '(\w+)'")        
 _UNCALLED_USE = re.compile(rf"'{_FN}' object is not (?:subscriptable|iterable)")        # f[0], for x in f
 _UNCALLED_OPERAND = re.compile(r"unsupported operand type\(s\) for [^:]+: '([\w-]+)' and '([\w-]+)'")
 _UNCALLED_FORMAT = re.compile(rf"unsupported format string passed to {_FN}\.__format__")
-_TRACEBACK_LINE = re.compile(r'File "[^"]*script\.py", line (\d+)')
 
 
 def _functions_shown(message: str, on_line: list[ast.AST]) -> list[ast.AST]:
@@ -239,11 +238,10 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
     Returns the script and what was called.
     """
     exc = rep.exception or {}
-    lines = _TRACEBACK_LINE.findall(str(exc.get("traceback") or rep.stderr or ""))
-    tree = _parsed(code) if lines else None
+    failing = rep.failing_line()
+    tree = _parsed(code) if failing is not None else None
     if tree is None:
         return code, []
-    failing = int(lines[-1])
     on_line = [n for n in ast.walk(tree) if getattr(n, "lineno", None) == failing]
     shown = _functions_shown(str(exc.get("message") or ""), on_line)
     assigned = {t.id: st.value for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1

@@ -22,11 +22,16 @@ stdlib only.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import PurePath
 
 #: the "where" of a report whose run changed the open layout (and so can be undone)
 CHANGES_OPEN_LAYOUT = ("klayout", "sandbox+insert")
+
+
+#: a traceback frame of the script itself: the sandbox runs script.py, the bridge compiles "<pic-copilot script>"
+_SCRIPT_FRAME = re.compile(r'File "(?:[^"]*script\.py|<[^">]*script>)", line (\d+)')
 
 
 @dataclass(eq=True)
@@ -133,6 +138,13 @@ class ExecutionReport:
     def changed_layout(self) -> bool:
         """The run changed the open layout (and so can be undone)."""
         return self.where in CHANGES_OPEN_LAYOUT and bool(self.ok) and bool((self.changes or {}).get("changed"))
+
+    def failing_line(self) -> int | None:
+        """The line of the script itself where the run failed: the last traceback frame of the
+        sandbox's script.py or of the bridge's "<pic-copilot script>"; None when none is shown."""
+        exc = self.exception or {}
+        lines = _SCRIPT_FRAME.findall(str(exc.get("traceback") or self.stderr or ""))
+        return int(lines[-1]) if lines else None
 
     def written_names(self) -> set[str]:
         """The file names (without folders) of the files the run wrote (empty when none are listed)."""
