@@ -421,3 +421,18 @@ def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):
     assert write_layout_by_suffix(code, "write a gzip-compressed OASIS file out.oas")[0].count("gzip=True") == 1
     for other in ('layout.write("a.oas", opts)\n', 'f.write("text")\n', 'layout.write("a.gds")\n'):
         assert write_layout_by_suffix(other, request) == (other, None)
+
+
+def test_an_iterator_next_written_after_its_while_loop_moves_into_it(tmp_path):
+    """walker.next() one indent too far left (a real interactive m12 run: three rounds of 30 s
+    timeouts): it moves into the loop and the script ends, with every label read."""
+    code = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
+            "for i in range(3):\n    top.shapes(ly.layer(10, 0)).insert(db.Text(f'L{i}', i * 1000, 0))\n"
+            "table = []\nwalker = top.begin_shapes_rec(ly.layer(10, 0))\n"
+            "while not walker.at_end():\n    if walker.shape().is_text():\n        table.append(walker.shape().text_string)\n"
+            "walker.next()\nprint(sorted(table))\n")
+    fixed, what = fixes.fix_iterator_next_outside_loop(code, "sandbox")
+    assert what and "\n    walker.next()\nprint" in fixed, fixed
+    out = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "['L0', 'L1', 'L2']", out.stdout + out.stderr
+    assert fixes.fix_iterator_next_outside_loop(fixed, "sandbox") == (fixed, None)   # a loop that advances stays

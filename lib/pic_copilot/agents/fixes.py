@@ -465,8 +465,52 @@ def fix_klayout_submodule_names(code: str, mode: str) -> tuple[str, str | None]:
     return out, f"wrote {spans[0][3]} (pip klayout keeps it outside klayout.db)"
 
 
+def _at_end_loops(tree: ast.AST):
+    """(loop, iterator name) for every ``while not it.at_end():`` loop of KLayout's iterators."""
+    for n in ast.walk(tree):
+        t = n.test if isinstance(n, ast.While) else None
+        if (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Call)
+                and isinstance(t.operand.func, ast.Attribute) and t.operand.func.attr == "at_end"
+                and isinstance(t.operand.func.value, ast.Name)):
+            yield n, t.operand.func.value.id
+
+
+def _is_next_call(st: ast.AST, name: str) -> bool:
+    return (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+            and st.value.func.attr == "next" and isinstance(st.value.func.value, ast.Name) and st.value.func.value.id == name)
+
+
+def fix_iterator_next_outside_loop(code: str, mode: str) -> tuple[str, str | None]:
+    """``while not it.at_end(): ...`` with ``it.next()`` written one indent too far left, right after
+    the loop: the loop never advances and runs until the time limit (three rounds of a real
+    interactive run, 30 s each). When the loop's body never calls ``it.next()`` and the statement
+    right after the loop is that call, it is indented into the loop's body."""
+    tree = _parsed(code) if "at_end" in code else None
+    if tree is None:
+        return code, None
+    parents = {id(c): p for p in ast.walk(tree) for f in ("body", "orelse", "finalbody")
+               for c in (getattr(p, f, None) if isinstance(getattr(p, f, None), list) else [])}
+    lines = code.splitlines(keepends=True)
+    moved = []
+    for loop, name in _at_end_loops(tree):
+        if any(_is_next_call(st, name) for st in ast.walk(loop) if isinstance(st, ast.stmt)):
+            continue
+        parent = parents.get(id(loop))
+        siblings = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                         if loop in (getattr(parent, f, None) or [])), []) if parent else []
+        after = siblings[siblings.index(loop) + 1] if loop in siblings[:-1] else None
+        if after is None or not _is_next_call(after, name) or after.lineno != after.end_lineno:
+            continue
+        body_indent = lines[loop.body[0].lineno - 1][:loop.body[0].col_offset]
+        lines[after.lineno - 1] = body_indent + lines[after.lineno - 1].lstrip()
+        moved.append(name)
+    if not moved:
+        return code, None
+    return "".join(lines), f"moved {moved[0]}.next() into its while loop (it never advanced and would run forever)"
+
+
 FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
-         fix_klayout_submodule_names)
+         fix_klayout_submodule_names, fix_iterator_next_outside_loop)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
