@@ -111,6 +111,8 @@ def test_a_bare_layer_number_in_gdsfactory_becomes_a_layer_tuple(tmp_path):
     divided = code.replace("layer=10)", "layer=10/0)").replace("(0, 0)", "(0, 0), text='µ'")  # 10/0 is a division
     fixed, what = fixes.fix_gdsfactory_int_layers(divided, "sandbox")
     assert "layer=(10, 0))" in fixed and what.startswith("wrote layer=10/0 as layer=(10, 0)"), (fixed, what)
+    slab = "import gdsfactory as gf\nxs = gf.cross_section.rib2(layer=1/0, layer_slab=2)\n"
+    assert "layer=(1, 0), layer_slab=(2, 0))" in fixes.fix_gdsfactory_int_layers(slab, "sandbox")[0]
 
 
 def test_a_counter_that_was_never_started_is_started_at_zero():

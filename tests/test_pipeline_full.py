@@ -179,6 +179,8 @@ def test_contract_words_read_layers_copies_and_row_counts():
     assert contract_words.from_request("Write a table with 4 columns and 3 rows of numbers to t.csv.").placements == 0
     assert contract_words.from_request("Draw a 3 um wide box on layer 1/0 and print its area.").layers == []  # no layout results
     assert contract_words.from_request("Draw a 3 um wide box on layer 1/0.", mode="interactive").layers == ["1/0"]
+    defined = "Define a cross-section: a core on layer 1/0 with a slab on layer 2/0. With it, draw a bend in b.gds."
+    assert contract_words.from_request(defined).layers == ["1/0", "2/0"]   # what a defined cross-section draws on
 
 
 def test_placements_are_counted_in_a_real_layout(tmp_path):

@@ -232,8 +232,8 @@ def result_cells(prompt: str) -> list[str]:
 
 
 # a sentence that makes something on a layer ("put a text label ... on layer 10/0", "draw a box on 2/0")
-_MAKES = re.compile(r"\b(add|draw|put|place|insert|create|make(?!\s+sure)|paint|mark|label|copy|fill)(s|ed|ing)?\b",
-                    re.IGNORECASE)
+_MAKES = re.compile(r"\b(?:(add|draw|put|place|insert|create|make(?!\s+sure)|paint|mark|label|copy|fill|build)(s|ed|ing)?"
+                    r"|built|defin(?:e|es|ed|ing))\b", re.IGNORECASE)   # "define a cross-section: a core on layer 1/0"
 # ... unless what it makes depends on a condition or a check ("mark each tile with density below 0.2",
 # "mark the violations on 99/0"): there may rightly be nothing to draw
 _CONDITIONAL = re.compile(r"\b(if|when|whenever|unless|where|wherever|below|above|under|over|less|more|fewer|smaller|"

@@ -403,19 +403,20 @@ def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
             continue
         for k in node.keywords:
             v = k.value
-            if k.arg != "layer" or v.lineno != v.end_lineno:
-                continue
+            if not (k.arg or "").startswith("layer") or k.arg == "layers" or v.lineno != v.end_lineno:
+                continue   # layer=, layer_slab=, layer_trench=: each a layer spec
             if isinstance(v, ast.Constant) and type(v.value) is int:
-                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)", f"layer={v.value}"))
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)", f"{k.arg}={v.value}"))
             elif (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Div)   # layer=10/0: the designer's "10/0"
                   and all(isinstance(x, ast.Constant) and type(x.value) is int for x in (v.left, v.right))):
                 spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.left.value}, {v.right.value})",
-                              f"layer={v.left.value}/{v.right.value}"))
+                              f"{k.arg}={v.left.value}/{v.right.value}"))
     if not spans:
         return code, None
     _, _, _, new, old = spans[0]
     return (_replace_spans(code, [s[:4] for s in spans]),
-            f"wrote {old} as layer={new} (gdsfactory reads a bare number as a layer index; 10/0 is a division)")
+            f"wrote {old} as {old.split('=')[0]}={new}" + (f" and {len(spans) - 1} more" if len(spans) > 1 else "")
+            + " (gdsfactory reads a bare number as a layer index; 10/0 is a division)")
 
 
 _KLAYOUT_SIBLINGS = ("rdb", "tl", "lay")   # pip klayout splits pya into klayout.db and these
