@@ -331,6 +331,13 @@ def test_component_sizes_the_designer_never_gave_are_dropped_for_the_defaults():
     twice = "import gdsfactory as gf\nlx = 4.0\nlx = 4.0\nr = gf.components.ring_single(radius=5, length_x=lx)\n"   # a repeated header
     assert drop_invented_parameters(twice, "rings of 5 um radius", idx)[0].endswith(
         "import gdsfactory as gf\nr = gf.components.ring_single(radius=5)\n")   # the unused constants go too
+    pitched = "import gdsfactory as gf\nr = gf.components.ring_single(radius=5, length_x=60.0, length_y=40)\n"
+    array = "An array of the ring (5 um radius): 4 columns and 3 rows, 60 um pitch in x and 40 um pitch in y."
+    assert drop_invented_parameters(pitched, array, idx)[0].endswith("ring_single(radius=5)\n")   # a pitch is no size
+    circular = "import gdsfactory as gf\nr = gf.components.ring_single(radius=5, length_x=0)\n"   # "purely circular"
+    assert drop_invented_parameters(circular, "a purely circular ring of 5 um radius", idx) == (circular, None)
+    sized = "import gdsfactory as gf\nr = gf.components.straight(length=60)\n"   # 60 um long and 60 um apart: a size too
+    assert drop_invented_parameters(sized, "Two 60 um long straights, 60 um apart.", idx) == (sized, None)
 
 
 def test_placement_numbers_are_never_offered_to_the_binder():
@@ -342,6 +349,8 @@ def test_placement_numbers_are_never_offered_to_the_binder():
                          "60 um pitch in x and 40 um pitch in y.") == [("5 um", 5.0)]
     assert device_values("two MMIs 30 um apart, the second moved by 200 um, a pitch of 127 um") == []
     assert device_values("a 10 um long straight, 0.5 um wide") == [("10 um", 10.0), ("0.5 um", 0.5)]
+    assert device_values("an MMI at the origin with a 20 um straight at each output") == [("20 um", 20.0)]
+    assert device_values("metal must enclose the via by at least 0.2 um") == [("0.2 um", 0.2)]
 
 
 def test_the_time_line_says_where_a_requests_time_went():

@@ -29,8 +29,10 @@ _NUMERIC = ("float", "int", "number")
 #: "moved by 200 um", "a pitch of 127 um", "at x = 50 um"
 _PLACEMENT_AFTER = re.compile(r"^\W{0,3}(?:\w+\W+){0,1}?(pitch|apart|spacing between|period between|offset|away|"
                               r"to the (?:right|left)|above|below|further)\b", re.IGNORECASE)
-_PLACEMENT_BEFORE = re.compile(r"\b(pitch|apart|spaced|moved?|shift(?:ed)?|offset|translated?|displaced?|at|"
-                               r"positions?|origin|x\s*=|y\s*=)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+_MOVED_BEFORE = re.compile(r"\b(pitch|apart|spaced|moved?|shift(?:ed)?|offset|translated?|displaced?)\W+(?:\w+\W+){0,2}$",
+                           re.IGNORECASE)
+# "at x = 50 um", "positions 0, 20 um": a place, but "at least 0.2 um" and "at 1.55 um" (a wavelength) may be sizes
+_AT_BEFORE = re.compile(r"\b(at(?!\W+(?:least|most)\b)|positions?|x\s*=|y\s*=)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
 def device_values(request: str) -> list[tuple[str, float]]:
@@ -40,7 +42,19 @@ def device_values(request: str) -> list[tuple[str, float]]:
     out = []
     for m, value in zip(_VALUE.finditer(request), requested_values(request)):   # the same matches, in order
         after, before = request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
-        if not (_PLACEMENT_AFTER.search(after) or _PLACEMENT_BEFORE.search(before)):
+        if not (_PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before) or _AT_BEFORE.search(before)):
+            out.append(value)
+    return out
+
+
+def spacing_values(request: str) -> list[float]:
+    """The request's lengths (um) that certainly space or move things ("60 um pitch", "30 um
+    apart", "moved by 200 um"), not those only said to be "at" a place: a size never equals them
+    by intent (see :func:`drop_invented_parameters`)."""
+    out = []
+    for m, (_, value) in zip(_VALUE.finditer(request), requested_values(request)):
+        after, before = request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
+        if _PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before):
             out.append(value)
     return out
 
@@ -53,7 +67,9 @@ def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str
     are removed, so the component keeps its real default: a small model copies a recipe's sizes
     (``mmi1x2(length_mmi=12, width_mmi=4)`` for "the generic PDK's 1x2 MMIs" in a real run, which
     moved the ports the request routes). A number counts as written in um, nm or mm, or halved;
-    names bound once to a number are read through; computed values are kept.
+    a length the request ties to placing things ("60 um pitch", "30 um apart") does not count for
+    a component's size (a real run built ring_single(length_x=60, length_y=40) for an array at a
+    60 x 40 um pitch); names bound once to a number are read through; computed values are kept.
 
     Returns the script and what was removed (None when nothing was).
     """
@@ -63,10 +79,12 @@ def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str
         tree = ast.parse(script)
     except SyntaxError:
         return script, None
-    given = [float(x) for x in _ANY_NUMBER.findall(request)]
+    device = [v for _, v in device_values(request)]
+    placing = [v for v in spacing_values(request) if v not in device]   # "60 um pitch": where, not how big
+    given = [g for g in (float(x) for x in _ANY_NUMBER.findall(request)) if g not in placing]
 
-    def written(v: float) -> bool:
-        return any(abs(v - c) <= 1e-9 * max(1.0, abs(c)) for g in given for h in (g, g / 2) for c in (h, h * 1e3, h * 1e-3))
+    def written(v: float) -> bool:   # 0 is "none of it" ("a purely circular ring": length_x=0), never invented
+        return v == 0 or any(abs(v - c) <= 1e-9 * max(1.0, abs(c)) for g in given for h in (g, g / 2) for c in (h, h * 1e3, h * 1e-3))
 
     consts: dict[str, list] = {}
     for node in ast.walk(tree):
