@@ -222,7 +222,8 @@ def test_a_swept_column_must_cover_the_requested_range(tmp_path):
         found[scale] = contract.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
     assert found[1.0] == []
     assert found[1e3] == ["s.csv: column 'wavelength_um' runs from 1500 to 1600, the request sweeps it from 1.5 to 1.6 "
-                          "(in the column's unit)"]
+                          "(in the column's unit); each value is 1000 times the requested one: write the values in the "
+                          "column's own unit, unconverted"]
     nm = contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns wavelength_nm, T.")
     assert nm.csv_spans == {"s.csv": {"wavelength_nm": [1500.0, 1600.0]}}
     assert contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns T, loss.").csv_spans == {}

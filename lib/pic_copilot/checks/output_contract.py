@@ -47,6 +47,19 @@ _SHAPES = {"number": "a number", "list": "a list", "pairs": "a list of [x, y] pa
 _COUNT_KEY = re.compile(r"^(n|num|count|total|number|n_\w+|num_\w+|\w+_count|number_of_\w+)$", re.IGNORECASE)
 
 
+def _scaled_by(got, want) -> str:
+    """", each value 1000 times the requested one: ..." when a column is off by a power of ten
+    (written in nm under a _um name, a real run): the usual way a unit goes wrong."""
+    if not all(w for w in want) or not all(g for g in got):
+        return ""
+    ratios = [g / w for g, w in zip(got, want)]
+    for f in (1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9):
+        if all(abs(r / f - 1) < 1e-6 for r in ratios):
+            times = f"{f:g} times" if f > 1 else f"1/{1 / f:g} of"
+            return f"; each value is {times} the requested one: write the values in the column's own unit, unconverted"
+    return ""
+
+
 def _count_disagrees(name: str, shapes: dict[str, str], summary: dict) -> list[str]:
     """``{"count": N, "centers": [[x, y], ...]}``: a request that shows one count next to one list
     means the number of items listed; a count of all vias beside an empty list of the failing ones
@@ -301,7 +314,7 @@ class OutputContract:
                 tol = 1e-6 * max(abs(hi - lo), abs(hi), abs(lo), 1e-12)
                 if got is not None and not (abs(got[0] - lo) <= tol and abs(got[1] - hi) <= tol):
                     problems.append(f"{name}: column {col!r} runs from {got[0]:g} to {got[1]:g}, the request sweeps it "
-                                    f"from {lo:g} to {hi:g} (in the column's unit)")
+                                    f"from {lo:g} to {hi:g} (in the column's unit)" + _scaled_by(got, (lo, hi)))
         for name, cols, s in _readable(files, self.csv_columns):
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:
