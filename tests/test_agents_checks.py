@@ -438,3 +438,19 @@ def test_an_iterator_next_written_after_its_while_loop_moves_into_it(tmp_path):
     out = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "['L0', 'L1', 'L2']", out.stdout + out.stderr
     assert fixes.fix_iterator_next_outside_loop(fixed, "sandbox") == (fixed, None)   # a loop that advances stays
+
+
+def test_the_one_layer_a_script_swapped_for_another_is_set_back():
+    """"via (layer 3/0) enclosed by metal (layer 2/0)" read with VIA = (4, 0) (a real m07 run: an
+    empty layer, no violations reported): with one unrequested layer in the script and one requested
+    layer missing, the script's becomes the requested one; two unknowns, or a layer from a loop, stay."""
+    prompt = "Every via (layer 3/0) must be enclosed by metal (layer 2/0) by at least 0.2 um."
+    code = ("import klayout.db as pya\nMETAL = (2, 0)\nVIA = (4, 0)\nly = pya.Layout()\n"
+            "m = ly.layer(*METAL)\nv = ly.layer(VIA)\nprint(ly.layer(4, 0))\n")
+    fixed, what = fixes.rebind_one_wrong_layer(code, prompt)
+    assert "VIA = (3, 0)" in fixed and "ly.layer(3, 0)" in fixed and "METAL = (2, 0)" in fixed, fixed
+    assert what == "layer 4/0 -> 3/0 (the one layer of the request the script did not use)"
+    two = code.replace("print(ly.layer(4, 0))", "print(ly.layer(99, 0))")
+    assert fixes.rebind_one_wrong_layer(two, prompt) == (two, None)
+    looped = "import klayout.db as pya\nly = pya.Layout()\nfor l in (2, 4):\n    ly.layer(l, 0)\n"
+    assert fixes.rebind_one_wrong_layer(looped, prompt) == (looped, None)

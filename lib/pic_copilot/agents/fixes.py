@@ -715,6 +715,66 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
     return _replace_spans(code, edits), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
 
 
+def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Constant, int]]] | None:
+    """Every layer a pya / klayout.db script addresses by numbers, with the literal nodes that give
+    them (and whether each gives the layer, 0, or the datatype, 1): ``layout.layer(3, 0)``, ``VIA = (3, 0)`` read by ``layout.layer(VIA)`` or ``(*VIA)``, and
+    ``L, D = 3, 0`` read by ``layout.layer(L, D)``. None when a layer comes from anything else (a
+    loop, a computed value): then the script's layers are not all known."""
+    pairs: dict[str, list[ast.Constant]] = {}   # NAME = (3, 0) at module level
+    ints: dict[str, ast.Constant] = {}          # NAME = 3 (or L, D = 3, 0)
+    for st in tree.body:
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
+            continue
+        t, v = st.targets[0], st.value
+        if isinstance(t, ast.Name) and isinstance(v, ast.Tuple) and len(v.elts) == 2 \
+                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
+            pairs[t.id] = list(v.elts)
+        for name, val in (zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple)
+                          and len(t.elts) == len(v.elts) else [(t, v)]):
+            if isinstance(name, ast.Name) and isinstance(val, ast.Constant) and type(val.value) is int:
+                ints[name.id] = val
+    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    out: dict[tuple[int, int], list[tuple[ast.Constant, int]]] = {}
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in ("layer", "find_layer") and not n.keywords):
+        args = call.args
+        if len(args) == 1 and isinstance(args[0], (ast.Name, ast.Starred)):
+            name = args[0].value if isinstance(args[0], ast.Starred) else args[0]
+            nodes = pairs.get(name.id) if isinstance(name, ast.Name) and stored.count(name.id) == 1 else None
+        elif len(args) == 2:
+            nodes = [a if isinstance(a, ast.Constant) and type(a.value) is int else
+                     ints.get(a.id) if isinstance(a, ast.Name) and stored.count(a.id) == 1 else None for a in args]
+            nodes = nodes if all(nodes) else None
+        else:
+            nodes = None
+        if nodes is None:
+            return None
+        spec = (nodes[0].value, nodes[1].value)
+        out.setdefault(spec, []).extend((n, i) for i, n in enumerate(nodes) if all(n is not m for m, _ in out[spec]))
+    return out
+
+
+def rebind_one_wrong_layer(code: str, request: str) -> tuple[str, str | None]:
+    """A pya / klayout.db script that reads or writes the layers the request names but one, which
+    it replaces by a layer the request never names: ``VIA = (4, 0)`` for "every via (layer 3/0)
+    must be enclosed by metal (layer 2/0)" read an empty layer and reported no violation in a real
+    run. With exactly one such layer on each side, the script's becomes the requested one."""
+    from .evaluator import requested_layers
+
+    wanted = requested_layers(request)
+    tree = _parsed(code) if len(wanted) >= 2 and "gdsfactory" not in code else None
+    used = _layer_literals(tree) if tree is not None else None
+    if not used:
+        return code, None
+    extra = [l for l in used if l not in wanted]
+    missing = [l for l in wanted if l not in used]
+    if len(extra) != 1 or len(missing) != 1:
+        return code, None
+    (old,), (new,) = extra, missing
+    spans = {(n.lineno, n.col_offset, n.end_col_offset, str(new[i])) for n, i in used[old]}
+    return _replace_spans(code, spans), f"layer {old[0]}/{old[1]} -> {new[0]}/{new[1]} (the one layer of the request the script did not use)"
+
+
 _COMPRESSION_WORDS = re.compile(r"gzip|gz\b|compress|zipped", re.IGNORECASE)
 
 
