@@ -28,6 +28,15 @@ def test_raising_script_leaves_layout_exactly_as_before(cases):
     assert r["cells"] == r["cells0"]
 
 
+def test_a_script_that_places_a_cell_inside_itself_is_rolled_back(cases):
+    """KLayout 0.28.5 accepts the recursive instance, then every top-cell query fails (a generated
+    script took a benchmark run down that way): the bridge refuses it and rolls the script back."""
+    r = cases["recursive_hierarchy_is_rolled_back"]
+    assert not r["ok"] and r["rolled_back"] and r["same_hash"] and r["cells"] == r["cells0"], r
+    assert "inside itself" in r["exception"]["message"] and r["exception"]["type"] == "RecursiveHierarchy"
+    assert r["tops"]   # the layout answers top-cell queries again
+
+
 def test_syntax_error(cases):
     r = cases["syntax_error_reported"]
     assert not r["ok"] and r["type"] == "SyntaxError" and r["same_hash"]

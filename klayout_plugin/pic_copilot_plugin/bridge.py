@@ -307,6 +307,42 @@ def _remove_new_objects(session: Session, before: dict) -> None:
             ly.delete_layer(li)
 
 
+class RecursiveHierarchy(RuntimeError):
+    """A script placed a cell inside itself; the layout answers no hierarchy query until rolled back."""
+
+
+def _refuse_recursive_hierarchy(ly) -> None:
+    """Raise when a script made a cell contain itself (directly or through its children).
+
+    KLayout 0.28.5 accepts such an instance, then every later top-cell query fails with an
+    internal error (topological_sort) and the layout cannot be shown or saved: a generated script
+    did this in a benchmark run and took the whole process down. Raising here rolls the script back.
+    """
+    try:
+        ly.top_cells()
+        return
+    except RuntimeError:
+        pass
+    cycle = []
+    try:
+        for cell in ly.each_cell():   # which cell reaches itself: what the error names
+            seen, todo = set(), [cell.cell_index()]
+            while todo and not cycle:
+                for child in ly.cell(todo.pop()).each_child_cell():
+                    if child == cell.cell_index():
+                        cycle = [cell.name]
+                    elif child not in seen:
+                        seen.add(child)
+                        todo.append(child)
+            if cycle:
+                break
+    except RuntimeError:   # the child-cell lists may be unreadable too: the message names no cell then
+        pass
+    raise RecursiveHierarchy(f"the script placed {'cell ' + cycle[0] if cycle else 'a cell'} inside itself (directly or through "
+                       "the cells it places), a recursive hierarchy KLayout cannot draw or save; place a new cell "
+                       "only into the current cell, never the current cell into the new one")
+
+
 def _run_guarded(session: Session, description: str, action) -> dict:
     """Run ``action()`` in one transaction; on an exception roll everything back.
 
@@ -317,16 +353,18 @@ def _run_guarded(session: Session, description: str, action) -> dict:
     undoable = session.undoable
     if not undoable:
         backup = session.layout.dup()  # viewer mode: no undo, keep a copy to restore on failure
-    exc_info = None
+    exc_info, recursive = None, False
     t0 = time.monotonic()
     if undoable:
         session.begin(description)
     try:
         action()
+        _refuse_recursive_hierarchy(session.layout)
         # inside the transaction: adding the new layers to the view outside it would clear
         # KLayout's undo stack (layer-list edits are journaled too; measured on 0.28.5)
         session.refresh()
     except BaseException as e:  # noqa: BLE001 - SystemExit from a script must not kill KLayout
+        recursive = isinstance(e, RecursiveHierarchy)
         exc_info = {
             "type": type(e).__name__,
             "message": str(e),
@@ -338,8 +376,9 @@ def _run_guarded(session: Session, description: str, action) -> dict:
     rolled_back = False
     if exc_info is not None:
         if undoable:
-            # an empty transaction is not recorded: undoing then would revert the PREVIOUS change
-            if layout_fingerprint(session.layout) != before["fingerprint"]:
+            # an empty transaction is not recorded: undoing then would revert the PREVIOUS change;
+            # a recursive layout cannot even be fingerprinted (each_inst fails) and surely changed
+            if recursive or layout_fingerprint(session.layout) != before["fingerprint"]:
                 session.undo()
             _remove_new_objects(session, before)
         else:

@@ -59,6 +59,19 @@ def raising_script_leaves_layout_unchanged():
 
 
 @case
+def recursive_hierarchy_is_rolled_back():
+    s = fresh()
+    h0 = bridge.layout_fingerprint(s.layout)
+    cells0 = len(list(s.layout.each_cell()))
+    r = bridge.execute(s, "pad = layout.create_cell('PAD')\n"
+                          "cell.insert(pya.CellInstArray(pad.cell_index(), pya.Trans()))\n"
+                          "pad.insert(pya.CellInstArray(cell.cell_index(), pya.Trans()))\n")
+    return {"ok": r["ok"], "exception": r["exception"], "rolled_back": r["rolled_back"],
+            "same_hash": bridge.layout_fingerprint(s.layout) == h0, "cells": len(list(s.layout.each_cell())),
+            "cells0": cells0, "tops": [c.name for c in s.layout.top_cells()]}
+
+
+@case
 def syntax_error_reported():
     s = fresh()
     h0 = bridge.layout_fingerprint(s.layout)
