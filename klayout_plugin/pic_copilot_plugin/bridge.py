@@ -320,27 +320,10 @@ def _refuse_recursive_hierarchy(ly) -> None:
     """
     try:
         ly.top_cells()
-        return
-    except RuntimeError:
-        pass
-    cycle = []
-    try:
-        for cell in ly.each_cell():   # which cell reaches itself: what the error names
-            seen, todo = set(), [cell.cell_index()]
-            while todo and not cycle:
-                for child in ly.cell(todo.pop()).each_child_cell():
-                    if child == cell.cell_index():
-                        cycle = [cell.name]
-                    elif child not in seen:
-                        seen.add(child)
-                        todo.append(child)
-            if cycle:
-                break
-    except RuntimeError:   # the child-cell lists may be unreadable too: the message names no cell then
-        pass
-    raise RecursiveHierarchy(f"the script placed {'cell ' + cycle[0] if cycle else 'a cell'} inside itself (directly or through "
-                       "the cells it places), a recursive hierarchy KLayout cannot draw or save; place a new cell "
-                       "only into the current cell, never the current cell into the new one")
+    except RuntimeError:   # nothing tells which cell: each_child_cell fails on every cell of such a layout
+        raise RecursiveHierarchy("the script placed a cell inside itself (directly or through the cells it places), "
+                                 "a recursive hierarchy KLayout cannot draw or save; place a new cell only into the "
+                                 "current cell, never the current cell into the new one") from None
 
 
 def _run_guarded(session: Session, description: str, action) -> dict:

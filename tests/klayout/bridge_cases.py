@@ -45,30 +45,29 @@ def adds_shapes_then_undo():
             "restored": h2 == h0, "changes": r["changes"]}
 
 
-@case
-def raising_script_leaves_layout_unchanged():
+def failing_run(code):
+    """Run a script that must fail on a fresh session: the result and what the layout looks like after."""
     s = fresh()
     h0 = bridge.layout_fingerprint(s.layout)
     cells0 = len(list(s.layout.each_cell()))
-    r = bridge.execute(s, "l = layout.layer(7, 0)\ncell.shapes(l).insert(pya.Box(0,0,10,10))\n"
-                          "layout.create_cell('JUNK')\ncell.shapes(layout.layer(1,0)).clear()\n"
-                          "raise ValueError('boom at the end')")
+    r = bridge.execute(s, code)
     return {"ok": r["ok"], "exception": r["exception"], "rolled_back": r["rolled_back"],
             "rollback_exact": r["rollback_exact"], "same_hash": bridge.layout_fingerprint(s.layout) == h0,
-            "cells": len(list(s.layout.each_cell())), "cells0": cells0}
+            "cells": len(list(s.layout.each_cell())), "cells0": cells0, "tops": [c.name for c in s.layout.top_cells()]}
+
+
+@case
+def raising_script_leaves_layout_unchanged():
+    return failing_run("l = layout.layer(7, 0)\ncell.shapes(l).insert(pya.Box(0,0,10,10))\n"
+                       "layout.create_cell('JUNK')\ncell.shapes(layout.layer(1,0)).clear()\n"
+                       "raise ValueError('boom at the end')")
 
 
 @case
 def recursive_hierarchy_is_rolled_back():
-    s = fresh()
-    h0 = bridge.layout_fingerprint(s.layout)
-    cells0 = len(list(s.layout.each_cell()))
-    r = bridge.execute(s, "pad = layout.create_cell('PAD')\n"
-                          "cell.insert(pya.CellInstArray(pad.cell_index(), pya.Trans()))\n"
-                          "pad.insert(pya.CellInstArray(cell.cell_index(), pya.Trans()))\n")
-    return {"ok": r["ok"], "exception": r["exception"], "rolled_back": r["rolled_back"],
-            "same_hash": bridge.layout_fingerprint(s.layout) == h0, "cells": len(list(s.layout.each_cell())),
-            "cells0": cells0, "tops": [c.name for c in s.layout.top_cells()]}
+    return failing_run("pad = layout.create_cell('PAD')\n"
+                       "cell.insert(pya.CellInstArray(pad.cell_index(), pya.Trans()))\n"
+                       "pad.insert(pya.CellInstArray(cell.cell_index(), pya.Trans()))\n")
 
 
 @case
