@@ -19,6 +19,7 @@ from ..checks.static import _aliases, _dotted
 import re
 
 from .evaluator import _VALUE, requested_values
+from .fixes import _offset
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
 BINDABLE = ("gdsfactory.components.", "gdsfactory.cross_section.")
@@ -35,28 +36,26 @@ _MOVED_BEFORE = re.compile(r"\b(pitch|apart|spaced|moved?|shift(?:ed)?|offset|tr
 _AT_BEFORE = re.compile(r"\b(at(?!\W+(?:least|most)\b)|positions?|x\s*=|y\s*=)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
+def _with_context(request: str):
+    """Each requested length ("60 µm", 60.0) with the 30 characters after and before it."""
+    for m, item in zip(_VALUE.finditer(request), requested_values(request)):   # the same matches, in order
+        yield item, request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
+
+
 def device_values(request: str) -> list[tuple[str, float]]:
     """The request's lengths that may set a device's parameters: those that place things ("60 um
     pitch in x", "30 um apart", "moved by 200 um") are left out, so a binder cannot put a pitch
     into a ring's ``length_x`` (seen in a real run)."""
-    out = []
-    for m, value in zip(_VALUE.finditer(request), requested_values(request)):   # the same matches, in order
-        after, before = request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
-        if not (_PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before) or _AT_BEFORE.search(before)):
-            out.append(value)
-    return out
+    return [item for item, after, before in _with_context(request)
+            if not (_PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before) or _AT_BEFORE.search(before))]
 
 
 def spacing_values(request: str) -> list[float]:
     """The request's lengths (um) that certainly space or move things ("60 um pitch", "30 um
     apart", "moved by 200 um"), not those only said to be "at" a place: a size never equals them
     by intent (see :func:`drop_invented_parameters`)."""
-    out = []
-    for m, (_, value) in zip(_VALUE.finditer(request), requested_values(request)):
-        after, before = request[m.end():m.end() + 30], request[max(0, m.start() - 30):m.start()]
-        if _PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before):
-            out.append(value)
-    return out
+    return [value for (_, value), after, before in _with_context(request)
+            if _PLACEMENT_AFTER.search(after) or _MOVED_BEFORE.search(before)]
 
 
 _ANY_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
@@ -213,11 +212,6 @@ def rewrite_call(script: str, call: ast.Call, values: dict[str, float]) -> str:
     new = f"{func}({', '.join([*args, *kws])})"
     lines = script.splitlines(keepends=True)
     return script[:_offset(lines, call.lineno, call.col_offset)] + new + script[_offset(lines, call.end_lineno, call.end_col_offset):]
-
-
-def _offset(lines: list[str], lineno: int, col_bytes: int) -> int:
-    """The character offset in the script of an AST position (line, UTF-8 byte column)."""
-    return sum(len(l) for l in lines[:lineno - 1]) + len(lines[lineno - 1].encode()[:col_bytes].decode(errors="ignore"))
 
 
 def bind(agent: Agent, client, request: str, script: str, index, cancel=None) -> tuple[str, dict] | None:

@@ -352,8 +352,12 @@ def csv_sort_columns(prompt: str, files: list[str]) -> dict[str, str]:
     return out
 
 
-#: length units a range or a column name can carry, in um
-_LENGTH_UM = {"um": 1.0, "µm": 1.0, "μm": 1.0, "nm": 1e-3, "mm": 1e3}
+#: length units a range or a column name can carry, in um (micro written u, µ or μ)
+_LENGTH_UM = {"um": 1.0, "nm": 1e-3, "mm": 1e3}
+
+
+def _um_per(unit: str) -> float:
+    return _LENGTH_UM[unit.lower().replace("µ", "u").replace("μ", "u")]
 _RANGE = re.compile(rf"\bfrom\s+({_NUM})\s*(µm|μm|um|nm|mm)?\s+(?:to|until|up\s+to)\s+({_NUM})\s*(µm|μm|um|nm|mm)\b",
                     re.IGNORECASE)
 _UNIT_SUFFIX = re.compile(r"(?:^|_|\()(um|µm|nm|mm)\)?$", re.IGNORECASE)
@@ -371,9 +375,8 @@ def csv_spans(prompt: str, files: list[str]) -> dict[str, dict[str, list[float]]
     if unit is None or len(ranges) != 1:
         return {}
     lo, lo_unit, hi, hi_unit = ranges[0]
-    to_col = 1.0 / _LENGTH_UM[unit.group(1).lower().replace("µ", "u")]
-    lo_um = float(lo) * _LENGTH_UM[(lo_unit or hi_unit).lower().replace("μ", "u").replace("µ", "u")]
-    hi_um = float(hi) * _LENGTH_UM[hi_unit.lower().replace("μ", "u").replace("µ", "u")]
+    to_col = 1.0 / _um_per(unit.group(1))
+    lo_um, hi_um = float(lo) * _um_per(lo_unit or hi_unit), float(hi) * _um_per(hi_unit)
     return {csvs[0]: {header[0]: [round(lo_um * to_col, 9), round(hi_um * to_col, 9)]}}
 
 

@@ -116,9 +116,9 @@ def _stored_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def _offset(lines: list[bytes], line: int, col: int) -> int:
-    """The byte offset in the whole script of an AST (line, byte column) position."""
-    return sum(len(l) for l in lines[:line - 1]) + col
+def _offset(lines: list[str], lineno: int, col_bytes: int) -> int:
+    """The character offset in the script of an AST position (line, UTF-8 byte column)."""
+    return sum(len(l) for l in lines[:lineno - 1]) + len(lines[lineno - 1].encode()[:col_bytes].decode(errors="ignore"))
 
 
 def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list[str]]:
@@ -134,9 +134,8 @@ def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list
     if tree is None:
         return code, []
     undefined -= _stored_names(tree)
-    cuts = []   # (start byte, end byte, text) of each argument with its separating comma
-    raw = code.encode()
-    lines = code.encode().splitlines(keepends=True)
+    cuts = []   # (start, end, text) of each argument with its separating comma, in characters
+    lines = code.splitlines(keepends=True)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -149,15 +148,15 @@ def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list
             start, end = _offset(lines, a.lineno, a.col_offset), _offset(lines, a.end_lineno, a.end_col_offset)
             if i > 0:   # from the comma after the previous argument
                 prev_end = _offset(lines, args[i - 1].end_lineno, args[i - 1].end_col_offset)
-                start = prev_end + raw[prev_end:start].index(b",")
+                start = prev_end + code[prev_end:start].index(",")
             elif i + 1 < len(args):   # the first argument: up to the next one
                 end = _offset(lines, args[i + 1].lineno, args[i + 1].col_offset)
             cuts.append((start, end, ("*" if isinstance(a, ast.Starred) else "**") + value.id))
     if not cuts:
         return code, []
     for start, end, _ in sorted(cuts, reverse=True):
-        raw = raw[:start] + raw[end:]
-    return raw.decode(), [f"removed {what} (undefined here)" for *_, what in sorted(cuts)]
+        code = code[:start] + code[end:]
+    return code, [f"removed {what} (undefined here)" for *_, what in sorted(cuts)]
 
 
 @functools.lru_cache(maxsize=1)
