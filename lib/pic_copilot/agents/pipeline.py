@@ -11,7 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..checks import static as checks_mod
+from ..checks import deck_rules, static as checks_mod
 from ..checks.output_contract import OutputContract
 from ..config import Settings, load_settings
 from ..contracts import PIPELINE_CONFIGS, Outcome, PipelineConfig, PipelineIO, Request, SessionStore, config
@@ -413,6 +413,8 @@ class _Run:
                 problems.append(f"the report has no categor{'y' if len(missing) == 1 else 'ies'} {', '.join(missing)} "
                                 f"(it has: {have}); every rule the designer named must reach the report as "
                                 f'<check>.output("{missing[0]}", "{missing[0]}: <the rule in words>")')
+            else:
+                problems += self.deck_rule_test(script)
         if rep.where == "klayout" and self.cfg.contract and not (rep.changes or {}).get("changed") \
                 and contract_words.expects_layout_change(self.words):
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
@@ -457,6 +459,19 @@ class _Run:
                                 bound=bound, renamed_outputs=renamed_outputs, repairs=repairs + 1)
         derived.fixes = cand.fixes + done + derived.fixes
         return derived
+
+    def deck_rule_test(self, deck: str) -> list[str]:
+        """What the deck's named rules got wrong on a layout built to break and keep each of them
+        (see checks.deck_rules); [] when every rule the words define behaved."""
+        self.check_cancel()
+        rules = deck_rules.rules_of(self.req.prompt)
+        if not rules:
+            return []
+        found = self.timed("check", deck_rules.self_test, deck, self.req.prompt)
+        self.progress("check", f"rule test of {len(rules)} rule(s) on a test layout: "
+                      + (f"{len(found)} problem(s)" if found else "each flags what breaks it and nothing else"),
+                      {"rules": [r.name for r in rules], "problems": found})
+        return found[:deck_rules.MAX_PROBLEMS]
 
     def rename_outputs(self, cand: Candidate, review_state: dict, bound: bool) -> Candidate | None:
         """The candidate with the file or cell name it produced instead of the requested one

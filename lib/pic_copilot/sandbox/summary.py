@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -286,6 +287,7 @@ def summarize_rdb(path: str) -> dict:
     if top is not None:
         walk(top)
     counts: dict[str, int] = {}
+    boxes: dict[str, list] = {}
     items = root.find("items")
     n = 0
     if items is not None:
@@ -293,7 +295,34 @@ def summarize_rdb(path: str) -> dict:
             cat = (it.findtext("category") or "").strip().strip("'")
             counts[cat] = counts.get(cat, 0) + 1
             n += 1
-    return {"categories": cats[:200], "items": n, "items_per_category": counts}
+            if n <= MAX_RDB_BOXES:
+                box = _item_box(it)
+                if box is not None:
+                    boxes.setdefault(cat, []).append(box)
+    return {"categories": cats[:200], "items": n, "items_per_category": counts, "boxes_per_category": boxes}
+
+
+#: items of a report database whose marker bounding boxes are summarised
+MAX_RDB_BOXES = 500
+_RDB_POINT = re.compile(r"(-?\d+(?:\.\d+)?(?:e-?\d+)?),(-?\d+(?:\.\d+)?(?:e-?\d+)?)")
+
+
+def _item_box(item) -> list[float] | None:
+    """The bounding box [l, b, r, t] (µm) of a report item's geometric values (polygon, box, edge,
+    edge pair, path: KLayout writes them as "kind: (x,y;x,y...)"), None when it has none."""
+    xs: list[float] = []
+    ys: list[float] = []
+    values = item.find("values")
+    for v in (values.findall("value") if values is not None else []):
+        text = v.text or ""
+        if not re.match(r"\s*(?:polygon|box|edge|edge-pair|path|text)\b", text):
+            continue
+        for x, y in _RDB_POINT.findall(text):
+            xs.append(float(x))
+            ys.append(float(y))
+    if not xs:
+        return None
+    return [min(xs), min(ys), max(xs), max(ys)]
 
 
 def summarize_file(path: str | Path) -> dict:
