@@ -37,6 +37,13 @@ def test_a_script_that_places_a_cell_inside_itself_is_rolled_back(cases):
     assert r["tops"]   # the layout answers top-cell queries again
 
 
+def test_the_summary_says_where_the_most_placed_cell_sits(cases):
+    """The open layout's summary carries the placement grid the output contract checks (4 x 3 at 20 x 15 um)."""
+    r = cases["placement_grid_in_the_summary"]
+    assert r["ok"] and r["grid"] == {"cell": "TOP", "child": "UNIT", "count": 12, "x": [0.0, 20.0, 40.0, 60.0],
+                                     "y": [0.0, 15.0, 30.0]}, r
+
+
 def test_syntax_error(cases):
     r = cases["syntax_error_reported"]
     assert not r["ok"] and r["type"] == "SyntaxError" and r["same_hash"]

@@ -205,6 +205,53 @@ def test_placements_are_counted_in_a_real_layout(tmp_path):
     assert "no shapes on layer 10/0" in OutputContract(layers=["10/0"]).check(rep)[0]
 
 
+def test_contract_words_read_how_placements_are_arranged():
+    """Columns, rows and pitches the words state become the contract's grid; a row's one pitch
+    goes along the row."""
+    g = contract_words.grid
+    assert g("Place the cell on a grid of 5 columns by 2 rows, with a 25 um pitch in x and a pitch of 12.5 um "
+             "along y.") == {"columns": 5, "rows": 2, "pitch_x": 25.0, "pitch_y": 12.5}
+    assert g("Arrange 3 rows and 2 columns of pads, x pitch of 100 um, y pitch 80 um.") == \
+        {"columns": 2, "rows": 3, "pitch_x": 100.0, "pitch_y": 80.0}
+    assert g("Put six heaters in a row, 50 um pitch, in TOP.") == {"columns": 6, "rows": 1, "pitch_x": 50.0}
+    assert g("Place three detectors in a column with a 40 um pitch.") == {"columns": 1, "rows": 3, "pitch_y": 40.0}
+    assert g("Write a table with 4 columns and 3 rows of numbers to t.csv.") == {}
+    assert contract_words.from_request("Place 4 columns and 3 rows of rings.").grid == {}   # no layout results
+
+
+def test_a_grid_is_checked_in_a_real_layout(tmp_path):
+    """A 4 x 2 array at 20 x 15 um passes its grid; the same placements stacked in a line, or at
+    another pitch, are told what the cell places where (placements of one cell only)."""
+    import klayout.db as kdb
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    def layout(arrays) -> ExecutionReport:
+        ly = kdb.Layout()
+        top, unit = ly.create_cell("TOP"), ly.create_cell("UNIT")
+        unit.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 1000))
+        for a, b, na, nb in arrays:
+            top.insert(kdb.CellInstArray(unit.cell_index(), kdb.Trans(), kdb.Vector(*a), kdb.Vector(*b), na, nb))
+        for f in tmp_path.glob("*.gds"):
+            f.unlink()
+        ly.write(str(tmp_path / "a.gds"))
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    want = OutputContract(placements=8, grid={"columns": 4, "rows": 2, "pitch_x": 20, "pitch_y": 15})
+    assert want.check(layout([((20000, 0), (0, 15000), 4, 2)])) == []
+    line = want.check(layout([((20000, 0), (0, 15000), 8, 1)]))
+    assert line == ["a 4 x 2 grid at 20 x 15 µm pitch expected, but the cell 'TOP' places 'UNIT' 8 times with 8 distinct "
+                    "x positions (0, 20, 40, 60, 80, 100, ...) instead of 4 (one per column); 1 distinct y position (0) "
+                    "instead of 2 (one per row)"]
+    pitch = want.check(layout([((25000, 0), (0, 15000), 4, 2)]))
+    assert pitch == ["a 4 x 2 grid at 20 x 15 µm pitch expected, but the cell 'TOP' places 'UNIT' 8 times with x positions "
+                     "0, 25, 50, 75 are 25 µm apart, not 20 µm"]
+    assert want.check(layout([((20000, 0), (0, 15000), 3, 2)])) != []   # too few: the placements count says so
+    assert OutputContract(grid={"columns": 4, "rows": 2}).check(layout([((20000, 0), (0, 15000), 2, 2)])) == []
+    from pic_copilot.agents.candidates import contract_decision   # the revision names the tool's array idiom
+    assert "c.add_ref(device, columns=C, rows=R" in contract_decision(line, [], "import gdsfactory as gf\n")["instructions"]
+
+
 def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
     (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and

@@ -211,6 +211,31 @@ def _max_placements(ly, max_cells=5000):
     return best
 
 
+def _placement_grid(ly, max_cells=5000, max_positions=200):
+    """Where the most-placed cell sits inside the cell that places most (distinct origin x and y
+    in um; each element of an array counts). Same as the engine's sandbox.summary.placement_grid."""
+    best = None
+    for n, cell in enumerate(ly.each_cell()):
+        if n >= max_cells:
+            break
+        spots = {}
+        for inst in cell.each_inst():
+            d = inst.dcplx_trans.disp
+            if inst.is_regular_array():
+                a, b = inst.da, inst.db
+                pts = [(d.x + i * a.x + j * b.x, d.y + i * a.y + j * b.y)
+                       for i in range(min(inst.na, max_positions)) for j in range(min(inst.nb, max_positions))]
+            else:
+                pts = [(d.x, d.y)]
+            spots.setdefault(inst.cell_index, []).extend(pts)
+        for child, pts in spots.items():
+            if best is None or len(pts) > best["count"]:
+                best = {"cell": cell.name, "child": ly.cell(child).name, "count": len(pts),
+                        "x": sorted({round(x, 3) for x, _ in pts})[:max_positions],
+                        "y": sorted({round(y, 3) for _, y in pts})[:max_positions]}
+    return best
+
+
 def layout_summary(session: Session, max_cells: int = 30) -> dict:
     """A compact description of the open layout, for requests and results."""
     ly = session.layout
@@ -240,6 +265,7 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
         "bbox_um": _box_um(cell.dbbox()) if cell is not None else [],
         "cell_shapes": cell_shapes,
         "max_placements": _max_placements(ly),
+        "placement_grid": _placement_grid(ly),
         "selection": session.selection(),
         "editable": ly.is_editable(),
     }

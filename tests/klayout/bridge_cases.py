@@ -45,6 +45,15 @@ def adds_shapes_then_undo():
             "restored": h2 == h0, "changes": r["changes"]}
 
 
+@case
+def placement_grid_in_the_summary():
+    s = fresh()
+    r = bridge.execute(s, "u = layout.create_cell('UNIT')\nu.shapes(layout.layer(1, 0)).insert(pya.Box(0, 0, 100, 100))\n"
+                          "cell.insert(pya.DCellInstArray(u.cell_index(), pya.DTrans(), pya.DVector(20, 0), "
+                          "pya.DVector(0, 15), 4, 3))\n")
+    return {"ok": r["ok"], "grid": (r.get("summary") or {}).get("placement_grid")}
+
+
 def failing_run(code):
     """Run a script that must fail on a fresh session: the result and what the layout looks like after."""
     s = fresh()

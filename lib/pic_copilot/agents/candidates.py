@@ -84,7 +84,7 @@ def contract_decision(problems: list[str], missing_files: list[str], script: str
     decides which tool's idiom a too-few-placements problem is told."""
     hints = [evaluator.WRITE_HINTS[ext].format(name=name) for name in missing_files
              for ext in [name[name.rfind("."):].lower()] if ext in evaluator.WRITE_HINTS]
-    if any("cells placed in one cell expected" in p for p in problems):
+    if any("cells placed in one cell expected" in p or " grid" in p and " places " in p for p in problems):
         hints.append(PLACEMENT_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
     text = ("The script ran, but its result does not do what the designer asked:\n"
             + "\n".join(f"- {p}" for p in problems)

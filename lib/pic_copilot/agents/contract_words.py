@@ -47,7 +47,12 @@ def describe(contract: OutputContract) -> str:
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
-    if contract.placements:
+    if contract.grid:
+        g = contract.grid
+        pitch = " at " + " x ".join(f"{g[k]:g} µm" for k in ("pitch_x", "pitch_y") if g.get(k)) + " pitch" \
+            if g.get("pitch_x") or g.get("pitch_y") else ""
+        lines.append(f"- {g['columns']:g} column(s) x {g['rows']:g} row(s) of placements{pitch}")
+    elif contract.placements:
         lines.append(f"- {contract.placements} cells placed side by side (a row, column or array)")
     for f, n in contract.csv_rows.items():
         lines.append(f"- {n} data rows in {f}")
@@ -292,6 +297,52 @@ def placements(prompt: str) -> int:
     return best if best >= 2 else 0
 
 
+_LEN = r"(\d+(?:\.\d+)?)\s*(?:µm|um|microns?)"
+# "60 µm pitch in x", "a pitch of 60 µm in x", "x pitch of 60 µm", "pitches of 60 and 40 µm", "127 µm pitch"
+_PITCH_AXIS = re.compile(rf"\b{_LEN}\s+pitch\s+(?:in|along)\s+(?:the\s+)?([xy])\b|"
+                         rf"\bpitch\s+(?:of\s+)?{_LEN}\s+(?:in|along)\s+(?:the\s+)?([xy])\b|"
+                         rf"\b([xy])[- ]pitch\s+(?:of\s+)?{_LEN}", re.IGNORECASE)
+_PITCH_PAIR = re.compile(r"\bpitch(?:es)?\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*(?:µm|um)?\s*(?:x|×|by|and)\s*"
+                         + _LEN, re.IGNORECASE)
+_PITCH_ONE = re.compile(rf"\b{_LEN}\s+pitch\b|\bpitch\s+(?:of\s+)?{_LEN}", re.IGNORECASE)
+_IN_A_ROW = re.compile(rf"\b{_COUNT}\s+(?!µm|um|nm|mm\b)(?:[\w'-]+\s+){{0,10}}?in\s+a\s+(row|column|line)\b"
+                       r"(?:\s+along\s+(?:the\s+)?([xy])\b)?", re.IGNORECASE)
+
+
+def grid(prompt: str) -> dict[str, float]:
+    """How a request arranges its placements, when its words say it outright: "4 columns and 3
+    rows, 60 µm pitch in x and 40 µm pitch in y" -> {columns: 4, rows: 3, pitch_x: 60, pitch_y: 40};
+    "four couplers in a row along x with a 127 µm pitch" -> {columns: 4, rows: 1, pitch_x: 127}.
+    {} when no sentence that places something gives the counts."""
+    for sent in _sentences(prompt):
+        if not _PLACES.search(sent):
+            continue
+        out: dict[str, float] = {}
+        m = _GRID.search(sent)
+        if m:
+            a, b, c, d = m.groups()
+            out = {"columns": _count(a), "rows": _count(b)} if a else {"columns": _count(d), "rows": _count(c)}
+        else:
+            r = _IN_A_ROW.search(sent)
+            if not r:
+                continue
+            n, shape, axis = _count(r.group(1)), r.group(2).lower(), (r.group(3) or "").lower()
+            along_y = axis == "y" or (shape == "column" and axis != "x")
+            out = {"columns": 1, "rows": n} if along_y else {"columns": n, "rows": 1}
+        for p in _PITCH_AXIS.finditer(sent):
+            g = p.groups()
+            value, axis = (g[0], g[1]) if g[0] else (g[2], g[3]) if g[2] else (g[5], g[4])
+            out[f"pitch_{axis.lower()}"] = float(value)
+        pair = _PITCH_PAIR.search(sent)
+        if pair and "pitch_x" not in out and "pitch_y" not in out:
+            out["pitch_x"], out["pitch_y"] = float(pair.group(1)), float(pair.group(2))
+        one = _PITCH_ONE.search(sent)
+        if one and "pitch_x" not in out and "pitch_y" not in out and 1 in (out["columns"], out["rows"]):
+            out["pitch_y" if out["columns"] == 1 else "pitch_x"] = float(one.group(1) or one.group(2))
+        return out if out["columns"] * out["rows"] >= 2 else {}
+    return {}
+
+
 _ROW_PER = re.compile(r"\b(?:one|a|1)\s+(?:data\s+)?(?:row|line)\s+(?:per|for\s+each|for\s+every)\s+(?:placed\s+|listed\s+|given\s+)?"
                       r"([A-Za-z][\w-]*)",
                       re.IGNORECASE)
@@ -398,7 +449,8 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
-                          placements=placements(prompt) if makes_layout else 0)
+                          placements=placements(prompt) if makes_layout else 0,
+                          grid=grid(prompt) if makes_layout else {})
 
 
 _LAYOUT_OUT = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)

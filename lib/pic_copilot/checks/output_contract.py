@@ -32,6 +32,8 @@ from ..execution.report import ExecutionReport
 
 LAYER_RE = re.compile(r"^\d+/\d+$")
 REL_TOL = 1e-6
+GRID_KEYS = ("columns", "rows", "pitch_x", "pitch_y")
+GRID_TOL_UM = 0.002   # a placement pitch may be off by rounding to the database unit, no more
 ABS_TOL = 1e-9
 BBOX_TOL_UM = 1e-3
 
@@ -111,6 +113,10 @@ class OutputContract:
         bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
         placements: at least this many cell placements inside one cell (each element of an array
             counts: 4 x 3 is 12), in a written layout or the open layout.
+        grid: how those placements are arranged, {"columns": C, "rows": R, "pitch_x": PX, "pitch_y": PY}
+            (µm; 0 = not stated): the most-placed cell's placements must have C distinct x and R
+            distinct y positions, PX and PY apart. Checked only where that cell is placed C x R times
+            (placements of different cells, a sweep's variants, are not a grid of one cell).
     """
 
     files: list[str] = field(default_factory=list)
@@ -130,6 +136,7 @@ class OutputContract:
     rdb_items: dict[str, dict[str, int]] = field(default_factory=dict)
     bbox: dict[str, list[float]] = field(default_factory=dict)
     placements: int = 0
+    grid: dict[str, float] = field(default_factory=dict)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -188,9 +195,13 @@ class OutputContract:
             bbox=table("bbox", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
                        '{"TOP" = [0.0, 0.0, 10.0, 5.0]}'),
             placements=data.get("placements", 0),
+            grid=dict(data.get("grid", {})) if isinstance(data.get("grid", {}), dict) else data.get("grid"),
         )
         if not is_count(out.placements):
             raise ContractError(f"{source}: placements must be a whole number, e.g. placements = 12")
+        if not isinstance(out.grid, dict) or set(out.grid) - set(GRID_KEYS) or \
+                not all(_is_number(v) and v >= 0 for v in out.grid.values()):
+            raise ContractError(f"{source}: grid must be a table like {{columns = 4, rows = 3, pitch_x = 60, pitch_y = 40}}")
         bad = [l for l in [*out.layers, *out.shapes] if not LAYER_RE.match(l)]
         if bad:
             raise ContractError(f'{source}: layers are written "L/D" (e.g. "1/0"), got {", ".join(map(repr, bad))}')
@@ -243,6 +254,7 @@ class OutputContract:
         self._check_layers(layouts, problems)
         self._check_bbox(layouts, problems)
         self._check_placements(layouts, problems)
+        self._check_grid(layouts, problems)
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
@@ -295,6 +307,30 @@ class OutputContract:
             what = "; ".join(f"the top cell {n!r} places {k} instance{'s' if k != 1 else ''}" for n, k in list(tops.items())[:3])
             problems.append(f"{self.placements} cells placed in one cell expected (each element of an array counts), "
                             f"but no cell places more than {max(known)}" + (f" ({what})" if what else ""))
+
+    def _check_grid(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.grid:
+            return
+        cols, rows = int(self.grid.get("columns", 0)), int(self.grid.get("rows", 0))
+        px, py = float(self.grid.get("pitch_x", 0)), float(self.grid.get("pitch_y", 0))
+        for lay in layouts:
+            g = lay.get("placement_grid")
+            if not g or not cols or not rows or g.get("count") != cols * rows:
+                continue
+            wrong = []
+            for axis, n, pitch, got in (("x", cols, px, g.get("x") or []), ("y", rows, py, g.get("y") or [])):
+                if len(got) != n:
+                    wrong.append(f"{len(got)} distinct {axis} position{'s' if len(got) != 1 else ''} "
+                                 f"({_positions(got)}) instead of {n} (one per {'column' if axis == 'x' else 'row'})")
+                elif pitch and n > 1:
+                    steps = sorted({round(b - a, 3) for a, b in zip(got, got[1:])})
+                    if any(abs(step - pitch) > GRID_TOL_UM for step in steps):
+                        wrong.append(f"{axis} positions {_positions(got)} are {', '.join(f'{v:g}' for v in steps)} µm apart, "
+                                     f"not {pitch:g} µm")
+            if wrong:
+                want = f"{cols} x {rows} grid" + (f" at {px:g} x {py:g} µm pitch" if px and py else "")
+                problems.append(f"a {want} expected, but the cell {g.get('cell')!r} places {g.get('child')!r} "
+                                f"{g.get('count')} times with " + "; ".join(wrong))
 
     def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
         for cell, want in self.bbox.items():
@@ -410,6 +446,11 @@ def _readable(files: dict, table: dict):
             yield name, want, s
 
 
+def _positions(values: list[float], shown: int = 6) -> str:
+    text = ", ".join(f"{v:g}" for v in values[:shown])
+    return text + (", ..." if len(values) > shown else "")
+
+
 def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
     """Every layout a report describes as {cells, layers: {"L/D": shapes}, bboxes: {cell: box}}."""
     out = []
@@ -422,7 +463,7 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         out.append({"cells": cells,
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
-                    "max_placements": s.get("max_placements"),
+                    "max_placements": s.get("max_placements"), "placement_grid": s.get("placement_grid"),
                     "top_instances": {t["name"]: t["instances"] for t in s.get("top_cells") or []
                                       if isinstance(t.get("instances"), int)}})
     s = report.summary
@@ -430,7 +471,8 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         bboxes = {s["active_cell"]: s.get("bbox_um")} if s.get("active_cell") else {}
         out.append({"cells": list(s.get("cells") or []),
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
-                    "bboxes": bboxes, "max_placements": s.get("max_placements")})
+                    "bboxes": bboxes, "max_placements": s.get("max_placements"),
+                    "placement_grid": s.get("placement_grid")})
     return out
 
 

@@ -103,6 +103,7 @@ def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dic
         tops.append(entry)
     return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
             "top_cells": tops, "layers": layers, "max_placements": max_placements(ly),
+            "placement_grid": placement_grid(ly),
             "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
                             for m in c.each_meta_info())}
 
@@ -114,6 +115,33 @@ def max_placements(ly, max_cells: int = 5000) -> int:
 
     return max([sum(inst.na * inst.nb if inst.is_regular_array() else 1 for inst in cell.each_inst())
                 for cell in islice(ly.each_cell(), max_cells)] or [0])
+
+
+def placement_grid(ly, max_cells: int = 5000, max_positions: int = 200) -> dict | None:
+    """Where the most-placed cell sits inside the cell that places most: {"cell", "child", "count",
+    "x", "y"} with the distinct x and y of its placements' origins in µm (each element of an array
+    counts). What "4 columns and 3 rows at 60 x 40 µm pitch" must leave behind; None when no cell
+    places anything. The plugin's bridge.py has the same function for the open layout."""
+    from itertools import islice
+
+    best = None
+    for cell in islice(ly.each_cell(), max_cells):
+        spots: dict[int, list] = {}
+        for inst in cell.each_inst():
+            d = inst.dcplx_trans.disp
+            if inst.is_regular_array():
+                a, b = inst.da, inst.db
+                pts = [(d.x + i * a.x + j * b.x, d.y + i * a.y + j * b.y)
+                       for i in range(min(inst.na, max_positions)) for j in range(min(inst.nb, max_positions))]
+            else:
+                pts = [(d.x, d.y)]
+            spots.setdefault(inst.cell_index, []).extend(pts)
+        for child, pts in spots.items():
+            if best is None or len(pts) > best["count"]:
+                best = {"cell": cell.name, "child": ly.cell(child).name, "count": len(pts),
+                        "x": sorted({round(x, 3) for x, _ in pts})[:max_positions],
+                        "y": sorted({round(y, 3) for _, y in pts})[:max_positions]}
+    return best
 
 
 def _ports(cell, dbu: float, xs_width: dict, max_ports: int) -> list[dict]:
