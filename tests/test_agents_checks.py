@@ -388,6 +388,33 @@ def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
                                 ExecutionReport(files=[{"path": "rib2.gds"}])) == ('n = 2\nopen(f"rib{n}.gds", "w")\n', [])
 
 
+def test_a_layer_a_factory_default_drew_instead_of_the_requested_one_is_bound():
+    """rib2(width_slab=4) drew its slab on SLAB90 (3/0) for "a slab on layer 2/0" in a real m01 run:
+    the run proves which default to override, and only that one parameter is set."""
+    from pic_copilot.agents import retrieve
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    index = retrieve.symbol_index()
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"
+            "xs = gf.cross_section.rib2(width=0.5, width_slab=4)\n"
+            "c = gf.components.straight(length=30, cross_section=xs)\nc.write_gds('rib.gds')\n")
+
+    def ran(*layers):
+        summary = {"layers": [{"layer": int(l.split("/")[0]), "datatype": int(l.split("/")[1]), "shapes": 2} for l in layers]}
+        return ExecutionReport.from_dict({"ok": True, "files": [{"path": "rib.gds", "kind": "layout", "summary": summary}]})
+
+    contract = OutputContract(files=["rib.gds"], layers=["1/0", "2/0"])
+    fixed, done = fixes.bind_default_layer(code, contract, ran("1/0", "3/0"), index)
+    assert "gf.cross_section.rib2(width=0.5, width_slab=4, layer_slab=(2, 0))" in fixed
+    assert done == ["rib2(layer_slab=(2, 0)): its default drew 3/0 where the designer asked for 2/0"]
+    # the requested layers are there, or the stray layer is no factory's default, or the script sets it: nothing
+    assert fixes.bind_default_layer(code, contract, ran("1/0", "2/0"), index) == (code, [])
+    assert fixes.bind_default_layer(code, contract, ran("1/0", "77/0"), index) == (code, [])
+    given = code.replace("width_slab=4)", "width_slab=4, layer_slab=(3, 0))")
+    assert fixes.bind_default_layer(given, contract, ran("1/0", "3/0"), index) == (given, [])
+
+
 def test_a_nameless_component_gets_the_requested_top_cell_name():
     from pic_copilot.checks.output_contract import OutputContract
     from pic_copilot.execution.report import ExecutionReport

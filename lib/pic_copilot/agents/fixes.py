@@ -954,3 +954,83 @@ def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, l
             done.append(f"{old!r} -> {renames[old]!r}")
     return "".join(lines), [f"renamed the output {d} (the name the designer asked for)" for d in reversed(done)]
 
+
+
+def _drawn_layers(report: ExecutionReport) -> list[str]:
+    """Layers ("L/D") with shapes in the layouts a run wrote."""
+    out: list[str] = []
+    for f in report.files or []:
+        s = f.get("summary") if isinstance(f, dict) else None
+        if isinstance(f, dict) and f.get("kind") == "layout" and isinstance(s, dict):
+            out += [f"{l['layer']}/{l['datatype']}" for l in s.get("layers") or []
+                    if l.get("shapes") and f"{l['layer']}/{l['datatype']}" not in out]
+    return out
+
+
+def _default_layer(value) -> str | None:
+    """A gdsfactory layer default ("SLAB90", LAYER.SLAB90, (3, 0)) as "L/D" in the generic PDK, or None."""
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"{value[0]}/{value[1]}"
+    name = value if isinstance(value, str) else getattr(value, "name", None)
+    if not name:
+        return None
+    try:
+        from gdsfactory.gpdk import LAYER
+
+        layer = getattr(LAYER, name)
+        return f"{layer.layer}/{layer.datatype}"
+    except Exception:  # noqa: BLE001 - not a generic-PDK layer: nothing is claimed
+        return None
+
+
+def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> tuple[str, list[str]]:
+    """A gdsfactory component or cross-section whose ``layer...`` parameter the script left at its
+    default drew the one layer the run shows instead of the requested one: "a 4 µm slab on layer
+    2/0" built with ``rib2(width_slab=4)`` drew the slab on SLAB90 (3/0) in a real run, and three
+    revision rounds told "no shapes on layer 2/0" did not find the parameter. When exactly one
+    requested layer is missing from the written layout and exactly one parameter of the script's
+    calls defaults to a layer that was drawn but never requested, that parameter gets the requested
+    layer. Only a parameter the call does not set; only generic-PDK layer names.
+
+    Args:
+        code: the script.
+        contract: the request's OutputContract (``layers``: what the request draws on).
+        report: the run's execution report (the layers the written layouts hold).
+        index: the symbol index (which calls are gdsfactory factories).
+
+    Returns the script and what was bound.
+    """
+    from .binding import factory_calls
+    from ..checks.static import resolve_object
+
+    drawn = _drawn_layers(report)
+    missing = [l for l in contract.layers if l not in drawn]
+    stray = [l for l in drawn if l not in contract.layers]
+    if len(missing) != 1 or not stray or "gdsfactory" not in code or index is None:
+        return code, []
+    import inspect
+
+    found: dict[tuple[str, str], list[ast.Call]] = {}
+    for call, name in factory_calls(code, index):
+        try:
+            params = inspect.signature(resolve_object(name)).parameters
+        except (TypeError, ValueError):
+            continue
+        given = {k.arg for k in call.keywords}
+        for p in params.values():
+            if p.name.startswith("layer") and p.name not in given and _default_layer(p.default) in stray:
+                found.setdefault((name, p.name), []).append(call)
+    if len(found) != 1:
+        return code, []
+    ((name, param), calls), = found.items()
+    lo, hi = (int(v) for v in missing[0].split("/"))
+    lines = code.splitlines(keepends=True)
+    for call in sorted(calls, key=lambda c: (c.end_lineno, c.end_col_offset), reverse=True):
+        raw = lines[call.end_lineno - 1].encode()
+        end = call.end_col_offset - 1                      # the closing parenthesis
+        before = raw[:end].rstrip()
+        sep = b"" if before.endswith((b"(", b",")) else b", "
+        lines[call.end_lineno - 1] = (before + sep + f"{param}=({lo}, {hi})".encode() + raw[end:]).decode()
+    short = name.rsplit(".", 1)[-1]
+    return "".join(lines), [f"{short}({param}=({lo}, {hi})): its default drew {', '.join(stray)} where the designer "
+                            f"asked for {missing[0]}"]

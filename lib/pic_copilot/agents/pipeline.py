@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
-from .fixes import (bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (bind_default_layer, bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     rebind_one_wrong_layer, rename_outputs, request_free_fixes, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -475,15 +475,24 @@ class _Run:
 
     def rename_outputs(self, cand: Candidate, review_state: dict, bound: bool) -> Candidate | None:
         """The candidate with the file or cell name it produced instead of the requested one
-        renamed in its source (see fixes.rename_outputs), checked and run again; None when no
-        literal named that output."""
-        script, done = rename_outputs(cand.script, self.contract, cand.report or ExecutionReport())
+        renamed in its source (see fixes.rename_outputs), and the layer a factory's default drew
+        instead of the requested one set (fixes.bind_default_layer), checked and run again; None
+        when the run proves neither."""
+        rep = cand.report or ExecutionReport()
+        script, done = rename_outputs(cand.script, self.contract, rep)
+        script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
+        done += layered
         if not done:
             return None
         self.progress("check", "; ".join(done))
         derived = self.evaluate(f"```python\n{script}\n```", None, cand.index, cand.temperature, review_state,
                                 bound=bound, renamed_outputs=True)
         derived.fixes = cand.fixes + done + derived.fixes
+        if layered and derived.rank() <= cand.rank() and cand.decision:
+            # the fixed script broke elsewhere (e.g. a printout that looks for the old layer name):
+            # the revision is told the parameter the run proved
+            cand.decision = dict(cand.decision, instructions=cand.decision.get("instructions", "")
+                                 + f"\nThe run shows where the wrong layer comes from: set {layered[0]}.")
         return derived
 
     def bind(self, cand: Candidate, review_state: dict) -> Candidate | None:
