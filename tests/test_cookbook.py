@@ -507,6 +507,24 @@ def test_a_second_recipe_is_shown_only_when_it_covers_another_part_of_the_reques
     assert complementary(rules, "width and spacing") == rules
 
 
+def test_a_request_that_places_several_cells_is_shown_a_recipe_that_does():
+    """"An array of rings" found only ring recipes and the answer placed one ring, or twelve in a
+    line: with two or more placements in the contract, one recipe shown places several cells."""
+    from pic_copilot.agents.retrieve import places_several, recipes
+
+    assert places_several("import gdsfactory as gf\nc = gf.Component()\nfor i in range(3):\n    r = c << gf.components.ring_single()\n")
+    assert places_several("c.add_ref(ring, columns=4, rows=3, column_pitch=60, row_pitch=40)\n")
+    assert places_several("cell.insert(pya.CellInstArray(u, pya.Trans(), pya.Vector(10, 0), pya.Vector(0, 10), 4, 3))\n")
+    assert places_several("g = gf.grid([a, b, c], shape=(1, 3))\n")
+    assert not places_several("r = c << gf.components.ring_single()\nax.grid(True)\nx = np.array([1, 2])\n")
+    assert not places_several("for x in range(3):\n    cell.shapes(l).insert(pya.DBox(x, 0, x + 1, 1))\n")
+    query = "Make an array of the generic PDK's all-pass ring resonator, 4 columns and 3 rows. Save rings.gds."
+    plain, _ = recipes(query, ("sandbox",), 2)
+    arranged, _ = recipes(query, ("sandbox",), 2, places=12)
+    assert any(places_several(r.code) for r in arranged) and arranged[0].id == plain[0].id
+    assert len(arranged) <= 2
+
+
 def test_the_static_check_accepts_every_verified_script():
     """Recipes, reference solutions and few-shot examples run and pass their checks, so an API
     error the static check reports on one is a false one: it would reject the very example the

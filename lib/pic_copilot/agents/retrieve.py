@@ -76,19 +76,83 @@ def recipe_kinds(mode: str, kind: str | None, domains: tuple[str, ...] = ()) -> 
     return RECIPE_KINDS[(mode, kind)]
 
 
-def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: bool = False) -> tuple[list, str | None]:
+#: how far down the ranking an arranging recipe is looked for (see :func:`recipes`)
+ARRANGING_DEPTH = 12
+
+
+def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: bool = False,
+            places: int = 0) -> tuple[list, str | None]:
     """The ``k`` cookbook recipes of these kinds nearest to a request, and an error message when the
     cookbook cannot answer (generation then uses the fixed examples).
 
-    ``starts_from_layout``: the request works on a layout file it is given; the recipes that start
-    from a layout come first (the others only if none is found)."""
+    Args:
+        query: the request (or its one task).
+        kinds: recipe kinds that fit the request's mode.
+        k: how many recipes at most.
+        starts_from_layout: the request works on a layout file it is given; the recipes that start
+            from a layout come first (the others only if none is found).
+        places: how many cells the request places together (its output contract). With two or
+            more, one recipe shown must place several cells (a loop of references, an array, a
+            grid): "an array of the PDK's rings" found only ring recipes in real runs, and the
+            answer placed one ring, or twelve in a line. The nearest such recipe among the first
+            ARRANGING_DEPTH takes the last place when none of the nearest does.
+    """
     from ..retrieval import cookbook
 
     try:
         found = list(cookbook.search_recipes(query, k=k, kind=kinds, starts_from_layout=True)) if starts_from_layout else []
-        return complementary(found or list(cookbook.search_recipes(query, k=k, kind=kinds)), query), None
+        found = complementary(found or list(cookbook.search_recipes(query, k=k, kind=kinds)), query)
     except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
+    if places >= 2 and found and not any(places_several(r.code) for r in found):
+        deeper = cookbook.search_recipes(query, k=ARRANGING_DEPTH, kind=kinds)
+        arranging = next((r for r in deeper if places_several(r.code) and r.id not in {f.id for f in found}), None)
+        if arranging is not None:
+            found = found[:max(1, k - 1)] + [arranging]
+    return found, None
+
+
+_PLACING_CALLS = frozenset({"add_ref", "insert", "grid", "pack", "CellInstArray", "DCellInstArray"})
+
+
+def places_several(code: str) -> bool:
+    """True when a script places several cells: a placement (``<<``, ``add_ref``, ``insert``) inside a
+    loop or comprehension, an array placement (``columns=``/``rows=``, a CellInstArray with counts),
+    or a grid/pack of components."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+
+    def placing(node: ast.AST) -> bool:
+        for n in ast.walk(node):
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.LShift):
+                return True
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+                if name in _PLACING_CALLS and name not in ("insert",) or (name == "insert" and any(
+                        isinstance(a, ast.Call) and getattr(a.func, "attr", getattr(a.func, "id", "")).endswith("CellInstArray")
+                        for a in n.args)):
+                    return True
+        return False
+
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.For, ast.While, ast.ListComp, ast.GeneratorExp)) and placing(n):
+            return True
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+            if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and \
+                    n.func.value.id in ("ax", "plt", "np", "numpy", "jnp"):
+                continue   # a plot's grid, a numeric array
+            if name in ("grid", "pack", "grid_with_text", "array", "pad_array"):
+                return True
+            if {k.arg for k in n.keywords} & {"columns", "rows", "na", "nb"} and name in _PLACING_CALLS:
+                return True
+            if name.endswith("CellInstArray") and len(n.args) >= 5:
+                return True
+    return False
 
 
 _STOP = frozenset("the and for with from into onto its their this that then than each every one two all any are "
