@@ -411,8 +411,11 @@ def test_a_layer_a_factory_default_drew_instead_of_the_requested_one_is_bound():
     # the requested layers are there, or the stray layer is no factory's default, or the script sets it: nothing
     assert fixes.bind_default_layer(code, contract, ran("1/0", "2/0"), index) == (code, [])
     assert fixes.bind_default_layer(code, contract, ran("1/0", "77/0"), index) == (code, [])
-    given = code.replace("width_slab=4)", "width_slab=4, layer_slab=(3, 0))")
-    assert fixes.bind_default_layer(given, contract, ran("1/0", "3/0"), index) == (given, [])
+    named = code.replace("width_slab=4)", 'width_slab=4, layer_slab="SLAB90")')   # a PDK name written out
+    fixed, done = fixes.bind_default_layer(named, contract, ran("1/0", "3/0"), index)
+    assert "rib2(width=0.5, width_slab=4, layer_slab=(2, 0))" in fixed and done[0].startswith("rib2(layer_slab=(2, 0)): its layer")
+    other = code.replace("width_slab=4)", 'width_slab=4, layer_slab="DEEP_ETCH")')
+    assert fixes.bind_default_layer(other, contract, ran("1/0", "3/0"), index) == (other, [])
 
 
 def test_a_nameless_component_gets_the_requested_top_cell_name():

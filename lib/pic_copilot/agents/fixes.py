@@ -985,7 +985,7 @@ def _default_layer(value) -> str | None:
 
 def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> tuple[str, list[str]]:
     """A gdsfactory component or cross-section whose ``layer...`` parameter the script left at its
-    default drew the one layer the run shows instead of the requested one: "a 4 µm slab on layer
+    default (or set to a PDK layer name) drew the one layer the run shows instead of the requested one: "a 4 µm slab on layer
     2/0" built with ``rib2(width_slab=4)`` drew the slab on SLAB90 (3/0) in a real run, and three
     revision rounds told "no shapes on layer 2/0" did not find the parameter. When exactly one
     requested layer is missing from the written layout and exactly one parameter of the script's
@@ -1010,27 +1010,52 @@ def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> t
         return code, []
     import inspect
 
-    found: dict[tuple[str, str], list[ast.Call]] = {}
+    found: dict[tuple[str, str], list[tuple[ast.Call, ast.keyword | None]]] = {}
     for call, name in factory_calls(code, index):
         try:
             params = inspect.signature(resolve_object(name)).parameters
         except (TypeError, ValueError):
             continue
-        given = {k.arg for k in call.keywords}
+        given = {k.arg: k for k in call.keywords}
         for p in params.values():
-            if p.name.startswith("layer") and p.name not in given and _default_layer(p.default) in stray:
-                found.setdefault((name, p.name), []).append(call)
+            if not p.name.startswith("layer"):
+                continue
+            kw = given.get(p.name)
+            if kw is None and _default_layer(p.default) in stray:
+                found.setdefault((name, p.name), []).append((call, None))
+            elif kw is not None and _default_layer(_layer_name_of(kw.value)) in stray:
+                found.setdefault((name, p.name), []).append((call, kw))   # layer_slab="SLAB90" written out
     if len(found) != 1:
         return code, []
     ((name, param), calls), = found.items()
+    if any(kw is not None and kw.value.lineno != kw.value.end_lineno for _, kw in calls):
+        return code, []
     lo, hi = (int(v) for v in missing[0].split("/"))
+    value = f"({lo}, {hi})"
     lines = code.splitlines(keepends=True)
-    for call in sorted(calls, key=lambda c: (c.end_lineno, c.end_col_offset), reverse=True):
-        raw = lines[call.end_lineno - 1].encode()
-        end = call.end_col_offset - 1                      # the closing parenthesis
-        before = raw[:end].rstrip()
+    edits = sorted(((kw.value.lineno, kw.value.col_offset, kw.value.end_col_offset) if kw is not None
+                    else (call.end_lineno, call.end_col_offset - 1, None) for call, kw in calls), reverse=True)
+    for lineno, start, end in edits:
+        raw = lines[lineno - 1].encode()
+        if end is not None:                                # replace the value written out
+            lines[lineno - 1] = (raw[:start] + value.encode() + raw[end:]).decode()
+            continue
+        before = raw[:start].rstrip()                      # add the keyword before the closing parenthesis
         sep = b"" if before.endswith((b"(", b",")) else b", "
-        lines[call.end_lineno - 1] = (before + sep + f"{param}=({lo}, {hi})".encode() + raw[end:]).decode()
+        lines[lineno - 1] = (before + sep + f"{param}={value}".encode() + raw[start:]).decode()
     short = name.rsplit(".", 1)[-1]
-    return "".join(lines), [f"{short}({param}=({lo}, {hi})): its default drew {', '.join(stray)} where the designer "
+    how = "its default" if all(kw is None for _, kw in calls) else "its layer"
+    return "".join(lines), [f"{short}({param}={value}): {how} drew {', '.join(stray)} where the designer "
                             f"asked for {missing[0]}"]
+
+
+def _layer_name_of(node: ast.AST):
+    """A layer written in a call: "SLAB90" or LAYER.SLAB90 as its name, (3, 0) as a tuple; else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Tuple) and len(node.elts) == 2 and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, int) for e in node.elts):
+        return tuple(e.value for e in node.elts)
+    return None
