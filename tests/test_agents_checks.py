@@ -418,6 +418,36 @@ def test_a_layer_a_factory_default_drew_instead_of_the_requested_one_is_bound():
     assert fixes.bind_default_layer(other, contract, ran("1/0", "3/0"), index) == (other, [])
 
 
+def test_a_csv_header_kept_from_an_example_is_renamed_to_the_requested_one():
+    """A real m05 run wrote "wavelength_nm, bar, cross" for "columns wavelength_um, T_bar, T_cross"
+    in every round: names that share a word one to one, in order, are renamed where they form the
+    header; a port named "bar" elsewhere stays."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    contract = OutputContract(files=["mzi.csv"], csv_columns={"mzi.csv": ["wavelength_um", "T_bar", "T_cross"]})
+
+    def wrote(*header):
+        return ExecutionReport.from_dict({"ok": True, "files": [
+            {"path": "mzi.csv", "kind": "table", "summary": {"first_row": list(header)}}]})
+
+    code = ('import csv\nbar = s["o1", "bar"]\nwith open("mzi.csv", "w") as f:\n    w = csv.writer(f)\n'
+            '    w.writerow(["wavelength_nm", "bar", "cross"])\n')
+    fixed, done = fixes.rename_csv_columns(code, contract, wrote("wavelength_nm", "bar", "cross"))
+    assert "w.writerow(['wavelength_um', 'T_bar', 'T_cross'])" in fixed and 's["o1", "bar"]' in fixed
+    assert done and "'bar' -> 'T_bar'" in done[0]
+    line = 'open("mzi.csv", "w").write("wavelength_nm,bar,cross\\n")\n'
+    fixed, _ = fixes.rename_csv_columns(line, contract, wrote("wavelength_nm", "bar", "cross"))
+    assert fixed == "open(\"mzi.csv\", \"w\").write('wavelength_um,T_bar,T_cross\\n')\n"
+    # other counts, names that match nothing or more than one requested name, the right header: nothing
+    assert fixes.csv_column_renames(contract, wrote("wl", "bar", "cross")) == {}
+    assert fixes.csv_column_renames(contract, wrote("wavelength_nm", "bar")) == {}
+    assert fixes.csv_column_renames(contract, wrote("wavelength_um", "T_bar", "T_cross")) == {}
+    both = OutputContract(csv_columns={"t.csv": ["T_bar", "T_cross"]})
+    assert fixes.csv_column_renames(both, ExecutionReport.from_dict({"ok": True, "files": [
+        {"path": "t.csv", "kind": "table", "summary": {"first_row": ["T", "cross"]}}]})) == {}
+
+
 def test_a_nameless_component_gets_the_requested_top_cell_name():
     from pic_copilot.checks.output_contract import OutputContract
     from pic_copilot.execution.report import ExecutionReport

@@ -1059,3 +1059,78 @@ def _layer_name_of(node: ast.AST):
             isinstance(e, ast.Constant) and isinstance(e.value, int) for e in node.elts):
         return tuple(e.value for e in node.elts)
     return None
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of a column name ("T_bar" -> {"t", "bar"}, "wavelengthNm" -> {"wavelengthnm"})."""
+    return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if w}
+
+
+def csv_column_renames(contract, report: ExecutionReport) -> dict[str, dict[str, str]]:
+    """Per CSV file, written column name -> requested name, where the run wrote the requested number
+    of columns under other names and each written name shares a word with exactly one requested
+    name, one to one, in the same order ("wavelength_nm, bar, cross" for "wavelength_um, T_bar,
+    T_cross": a recipe's header kept through every round in a real m05 run)."""
+    out: dict[str, dict[str, str]] = {}
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    for name, want in contract.csv_columns.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        got = [str(c).strip() for c in s.get("first_row") or []]
+        if len(got) != len(want) or got == list(want):
+            continue
+        pairs = {}
+        for i, g in enumerate(got):
+            if g == want[i]:
+                continue
+            sharing = [w for w in want if _name_words(g) & _name_words(w)]
+            if sharing != [want[i]] or g in want:
+                pairs = {}
+                break
+            pairs[g] = want[i]
+        if pairs:
+            out[name] = pairs
+    return out
+
+
+def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """The script with the column names it wrote instead of the requested ones (see
+    :func:`csv_column_renames`) replaced where they are whole string literals, or the names of a
+    header literal "a,b,c". Values are not touched: a column whose unit changed (nm -> um) is then
+    checked by its range.
+
+    Returns the script and what was renamed.
+    """
+    renames: dict[str, str] = {}
+    widths: set[int] = set()
+    for name, pairs in csv_column_renames(contract, report).items():
+        renames.update(pairs)
+        widths.add(len(contract.csv_columns[name]))
+    tree = _parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    # a name is renamed where it is a header: an element of a list/tuple, or a key of a dict, as long
+    # as the header (a port name "bar" elsewhere in the script is left alone)
+    in_header = set()
+    for n in ast.walk(tree):
+        items = n.keys if isinstance(n, ast.Dict) else n.elts if isinstance(n, (ast.List, ast.Tuple)) else None
+        if items is not None and len(items) in widths and any(
+                isinstance(i, ast.Constant) and i.value in renames for i in items):
+            in_header |= {id(i) for i in items}
+    spans = set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Constant) and isinstance(n.value, str)) or id(n) in in_fstring or n.lineno != n.end_lineno:
+            continue
+        if n.value in renames:
+            if id(n) in in_header:
+                spans.add((n.lineno, n.col_offset, n.end_col_offset, repr(renames[n.value])))
+        else:
+            parts = re.split(r"([,;\t])", n.value.rstrip("\n"))
+            names = parts[::2]
+            if len(names) > 1 and any(p.strip() in renames for p in names):
+                new = "".join(renames.get(p.strip(), p.strip()) if i % 2 == 0 else p for i, p in enumerate(parts))
+                spans.add((n.lineno, n.col_offset, n.end_col_offset, repr(new + n.value[len(n.value.rstrip("\n")):])))
+    if not spans:
+        return code, []
+    done = [f"{old!r} -> {new!r}" for old, new in renames.items()]
+    return _replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
