@@ -448,6 +448,31 @@ def test_a_csv_header_kept_from_an_example_is_renamed_to_the_requested_one():
         {"path": "t.csv", "kind": "table", "summary": {"first_row": ["T", "cross"]}}]})) == {}
 
 
+def test_a_swept_column_off_by_a_power_of_ten_loses_that_factor():
+    """``wl * 1e-3`` written under wavelength_um for a 1.5-1.6 um sweep (a real m05 answer, kept three
+    rounds): the run proves the factor 1/1000, the one multiplication by it goes."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    contract = OutputContract(csv_spans={"s.csv": {"wavelength_um": [1.5, 1.6]}})
+
+    def wrote(lo, hi):
+        return ExecutionReport.from_dict({"ok": True, "files": [{"path": "s.csv", "kind": "table", "summary": {
+            "first_row": ["wavelength_um", "T"], "column_spans": {"wavelength_um": [lo, hi]}}}]})
+
+    code = "w.writerows(zip(np.round(wl * 1e-3, 4), t / 1000))\n"
+    fixed, done = fixes.unscale_column(code, contract, wrote(0.0015, 0.0016))
+    assert fixed == "w.writerows(zip(np.round(wl, 4), t / 1000))\n" and "factor 0.001" in done[0]
+    loop = 'for x, y in zip(wl, t):\n    f.write(f"{x / 1e-3},{y}\\n")\n'
+    fixed, _ = fixes.unscale_column(loop, contract, wrote(1500, 1600))
+    assert 'f.write(f"{x},{y}\\n")' in fixed
+    # the right range, a factor that is not the proven one, or no factor to remove: nothing
+    assert fixes.unscale_column(code, contract, wrote(1.5, 1.6)) == (code, [])
+    assert fixes.unscale_column(code, contract, wrote(1500, 1600)) == (code, [])
+    plain = "w.writerows(zip(wl_nm, t))\n"
+    assert fixes.unscale_column(plain, contract, wrote(1500, 1600)) == (plain, [])
+
+
 def test_a_nameless_component_gets_the_requested_top_cell_name():
     from pic_copilot.checks.output_contract import OutputContract
     from pic_copilot.execution.report import ExecutionReport

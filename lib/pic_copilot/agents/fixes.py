@@ -1134,3 +1134,76 @@ def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[st
         return code, []
     done = [f"{old!r} -> {new!r}" for old, new in renames.items()]
     return _replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
+
+
+def _column_expressions(tree: ast.Module, width: int) -> list[list[ast.AST]]:
+    """The expressions a script writes as the columns of a table ``width`` wide, one list per place
+    that writes rows: ``writerows(zip(a, b, c))``, ``writerow([a, b, c])`` with something computed in
+    it, an f-string line ``f"{a},{b},{c}\\n"``, a dict ``{"col": a, ...}`` (by its keys' order)."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+            arg = n.args[0] if n.args else None
+            if name == "writerows" and isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "zip" \
+                    and len(arg.args) == width:
+                out.append(list(arg.args))
+            elif name == "writerow" and isinstance(arg, (ast.List, ast.Tuple)) and len(arg.elts) == width \
+                    and not all(isinstance(e, ast.Constant) for e in arg.elts):
+                out.append(list(arg.elts))
+        elif isinstance(n, ast.JoinedStr):
+            values = [v.value for v in n.values if isinstance(v, ast.FormattedValue)]
+            if len(values) == width:
+                out.append(values)
+    return out
+
+
+def unscale_column(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """A swept column written a power of ten off the requested range (``wl * 1e-3`` under
+    "wavelength_um" for "from 1.50 to 1.60 µm", a real m05 run kept it three rounds) loses the one
+    multiplication or division by that power in the expression that writes it. Only when the run
+    proves the factor (every value off by exactly it) and exactly one such factor is in the
+    expression of that column.
+
+    Returns the script and what was removed.
+    """
+    from ..checks.output_contract import power_of_ten_off
+
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    tree = None
+    spans, done = set(), []
+    for name, spans_wanted in contract.csv_spans.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        header = [str(c).strip() for c in s.get("first_row") or []]
+        for col, want in spans_wanted.items():
+            got = (s.get("column_spans") or {}).get(col)
+            f = power_of_ten_off(got, want) if got is not None else None
+            if f is None or col not in header:
+                continue
+            tree = tree or _parsed(code)
+            if tree is None:
+                return code, []
+            i = header.index(col)
+            factors = []
+            for exprs in _column_expressions(tree, len(header)):
+                for b in ast.walk(exprs[i]):
+                    if not isinstance(b, ast.BinOp) or b.lineno != b.end_lineno:
+                        continue
+                    for c, other, scale in ((b.right, b.left, None), (b.left, b.right, "left")):
+                        if not (isinstance(c, ast.Constant) and type(c.value) in (int, float) and c.value):
+                            continue
+                        by = c.value if isinstance(b.op, ast.Mult) else 1 / c.value if isinstance(b.op, ast.Div) and scale is None else None
+                        if by is not None and abs(by / f - 1) < 1e-9:
+                            factors.append((b, other))
+            if len(factors) != 1:
+                continue
+            b, keep = factors[0]
+            text = ast.get_source_segment(code, keep)
+            if text is None:
+                continue
+            spans.add((b.lineno, b.col_offset, b.end_col_offset, f"({text})" if isinstance(keep, ast.BinOp) else text))
+            done.append(f"removed the factor {f:g} from the {col} column of {name} (its values were {f:g} times "
+                        f"the requested range)")
+    if not spans:
+        return code, []
+    return _replace_spans(code, spans), done

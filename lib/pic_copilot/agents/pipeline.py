@@ -28,7 +28,7 @@ from . import deck_generator
 from .candidates import Candidate, best, contract_decision
 from .fixes import (bind_default_layer, bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
-                    write_layout_by_suffix)
+                    unscale_column, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -483,7 +483,8 @@ class _Run:
         script, done = rename_outputs(cand.script, self.contract, rep)
         script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
         script, columns = rename_csv_columns(script, self.contract, rep)
-        done += layered + columns
+        script, unscaled = unscale_column(script, self.contract, rep)
+        done += layered + columns + unscaled
         if not done:
             return None
         self.progress("check", "; ".join(done))

@@ -49,17 +49,25 @@ _SHAPES = {"number": "a number", "list": "a list", "pairs": "a list of [x, y] pa
 _COUNT_KEY = re.compile(r"^(n|num|count|total|number|n_\w+|num_\w+|\w+_count|number_of_\w+)$", re.IGNORECASE)
 
 
-def _scaled_by(got, want) -> str:
-    """", each value 1000 times the requested one: ..." when a column is off by a power of ten
-    (written in nm under a _um name, a real run): the usual way a unit goes wrong."""
+def power_of_ten_off(got, want) -> float | None:
+    """The power of ten (1e3, 1e-3, 1e6, ...) every value of ``got`` is of ``want``'s, or None."""
     if not all(w for w in want) or not all(g for g in got):
-        return ""
+        return None
     ratios = [g / w for g, w in zip(got, want)]
     for f in (1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9):
         if all(abs(r / f - 1) < 1e-6 for r in ratios):
-            times = f"{f:g} times" if f > 1 else f"1/{1 / f:g} of"
-            return f"; each value is {times} the requested one: write the values in the column's own unit, unconverted"
-    return ""
+            return f
+    return None
+
+
+def _scaled_by(got, want) -> str:
+    """", each value 1000 times the requested one: ..." when a column is off by a power of ten
+    (written in nm under a _um name, a real run): the usual way a unit goes wrong."""
+    f = power_of_ten_off(got, want)
+    if f is None:
+        return ""
+    times = f"{f:g} times" if f > 1 else f"1/{1 / f:g} of"
+    return f"; each value is {times} the requested one: write the values in the column's own unit, unconverted"
 
 
 def _count_disagrees(name: str, shapes: dict[str, str], summary: dict) -> list[str]:
