@@ -252,6 +252,24 @@ def test_a_grid_is_checked_in_a_real_layout(tmp_path):
     assert "c.add_ref(device, columns=C, rows=R" in contract_decision(line, [], "import gdsfactory as gf\n")["instructions"]
 
 
+def test_the_cells_a_request_counts_are_the_cells_the_script_reads():
+    """"The current cell only (not its sub-cells)" read with begin_shapes_rec (a real b10 answer, three
+    rounds), or "including its sub-cells" read from cell.shapes only, is told; a request that states
+    both scopes, or neither, sets nothing."""
+    scope = contract_words.hierarchy_scope
+    flat = "Count the shapes per layer in the current cell only (not its sub-cells) and write counts.json."
+    deep = "What is the area of layer 1/0 in the current cell, including its sub-cells? Write area.json."
+    rec = "it = cell.begin_shapes_rec(li)\nn = 0\nwhile not it.at_end():\n    n += 1\n    it.next()\n"
+    own = "n = cell.shapes(li).size()\n"
+    assert scope(rec, flat) and "not its sub-cells" in scope(rec, flat)[0]
+    assert scope(own, flat) == [] and scope(rec, deep) == []
+    assert scope(own, deep) and "begin_shapes_rec" in scope(own, deep)[0]
+    both = "Write for every cell below it its own shapes (directly in the cell, not its sub-cells) to h.json."
+    assert scope(own, both) == [] and scope(rec, both) == []
+    assert scope(own, "Draw a box on layer 1/0.") == []
+    assert scope(own, "Read in.gds (all cells, flattened) and count layer 1/0.") != []   # "flattened" is deep
+
+
 def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
     (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and

@@ -498,11 +498,48 @@ def missing_route(script: str, prompt: str) -> list[str]:
             "(e.g. gf.routing.route_single(component, port1, port2, cross_section=...)) and no connect()"]
 
 
+_SUB = r"(?:sub-?cells?|child(?:ren| cells?)|cells? below(?: it)?|everything (?:placed )?below(?: it)?)"
+# "in the current cell only (not its sub-cells)", "excluding sub-cells", "shapes directly in this cell"
+_FLAT_SCOPE = re.compile(rf"\b(?:not|excluding|without|ignoring|ignore)\s+(?:in\s+|of\s+|from\s+)?(?:its\s+|the\s+|any\s+)?{_SUB}"
+                         r"|\b(?:current|this|active|open|top)\s+cell\s+only\b|\bonly\s+(?:in\s+)?(?:the\s+)?(?:current|this|active)\s+cell\b"
+                         r"(?!\s*(?:and|,|\(|including|with|plus))", re.IGNORECASE)
+# "including its sub-cells", "current cell and sub-cells", "any cell below it", "whole hierarchy", "flattened"
+_DEEP_SCOPE = re.compile(rf"\b(?:including|with|and|plus|or|in)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:its\s+|the\s+|their\s+)?{_SUB}"
+                         rf"|\b(?:any|every)\s+cell\s+below\b|\bwhole hierarchy\b|\bflatten(?:ed|ing)?\b|\bseen flat\b"
+                         rf"|\bmay also be in {_SUB}", re.IGNORECASE)
+_RECURSIVE = re.compile(r"\bbegin_shapes_rec\w*|\bRecursiveShapeIterator\b|\.flatten\s*\(|\bflatten_cell\b|\beach_shape_rec\b"
+                        r"|\bbegin_instances_rec\b|\bRecursiveInstanceIterator\b|\beach_child_cell\b|\beach_inst\b|\bcalled_cells\b")
+
+
+def hierarchy_scope(script: str, prompt: str) -> list[str]:
+    """A request about the open layout's shapes that says which cells count, against how the script
+    reads them: "in the current cell only (not its sub-cells)" read with a recursive iterator (a real
+    b10 answer counted the sub-cells' shapes three times running), or "including its sub-cells" read
+    from the cell's own shapes only. Only when the request states one scope, never both (a request
+    that walks the hierarchy and also asks for each cell's own shapes is left alone), and only for
+    scripts that read shapes with KLayout."""
+    flat, deep = bool(_FLAT_SCOPE.search(prompt)), bool(_DEEP_SCOPE.search(prompt))
+    if flat == deep or not re.search(r"\.shapes\s*\(|begin_shapes|RecursiveShapeIterator", script):
+        return []
+    recursive = bool(_RECURSIVE.search(script))
+    if flat and recursive:
+        return ["the designer counts the current cell's own shapes only (not its sub-cells), but the script reads them "
+                "recursively (begin_shapes_rec, a RecursiveShapeIterator or a flatten): read cell.shapes(layer_index) "
+                "of the cell itself"]
+    if deep and not recursive:
+        return ["the designer includes the shapes of the sub-cells, but the script reads only the cell's own shapes "
+                "(cell.shapes(layer_index)): read them through the hierarchy, e.g. "
+                "pya.Region(cell.begin_shapes_rec(layer_index))"]
+    return []
+
+
 def script_problems(script: str, prompt: str, contract: OutputContract) -> list[str]:
     """What the script's own text shows against the request: a table of literal numbers where the
     request asks for computed values (:func:`literal_outputs`), ports it asks to connect that are
-    never routed (:func:`missing_route`)."""
-    return (literal_outputs(script, prompt) if contract.files else []) + missing_route(script, prompt)
+    never routed (:func:`missing_route`), shapes read from other cells than the request counts
+    (:func:`hierarchy_scope`)."""
+    return (literal_outputs(script, prompt) if contract.files else []) + missing_route(script, prompt) \
+        + hierarchy_scope(script, prompt)
 
 
 # ---------------------------------------------------------------------- literal tables
