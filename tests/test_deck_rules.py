@@ -77,6 +77,15 @@ def test_passive_enclosure_names_the_inner_layer_first_and_one_layer_serves_ever
     assert deck_rules.rules_of(two)[0].layers == ((8, 0), (9, 0))
 
 
+def test_layers_named_after_their_numbers_and_enclosure_said_as_overlap_on_all_sides():
+    text = ("Layers: 1/0 (waveguide core), 2/0 (slab).\n- C.W: a core is at least 0.4 um wide\n"
+            "- S.E: the slab extends past the core by at least 2 um on all sides")
+    got = [(r.name, r.kind, r.layers, r.value) for r in deck_rules.rules_of(text)]
+    assert got == [("C.W", "width", ((1, 0),), 0.4), ("S.E", "enclosure", ((2, 0), (1, 0)), 2.0)]
+    said = "Metal on 2/0, vias on 3/0.\n- M.V: metal must overlap every via by at least 0.1 µm on all sides"
+    assert deck_rules.rules_of(said)[0].kind == "enclosure" and deck_rules.rules_of(said)[0].layers == ((2, 0), (3, 0))
+
+
 def test_a_rule_whose_words_are_not_understood_gets_no_test():
     text = "Layers: core 1/0.\n- C.D: core density per 50 µm tile must be between 20 % and 80 %"
     assert deck_rules.rules_of(text) == []

@@ -108,6 +108,9 @@ def layer_names(prompt: str) -> list[tuple[tuple[str, ...], tuple[int, int]]]:
         before = re.sub(r"\(?\s*(?:on|in)?\s*(?:the\s+)?(?:layer|datatype)?\s*$", "", before, flags=re.IGNORECASE)
         before = re.split(r"[,;:.()\n]|\band\b|\bon\b|\bin\b", before)[-1] if before.strip() else ""
         name = tuple(w for w in _words(before) if w not in _STOP)[-3:]
+        after = re.match(r"\s*\(([^()]{1,40})\)", prompt[m.end():])   # "1/0 (waveguide core)"
+        if after and not re.search(r"\d", after.group(1)):
+            name = tuple(w for w in _words(after.group(1)) if w not in _STOP)[-3:] or name
         if layer in seen:
             continue
         seen.add(layer)
@@ -167,7 +170,8 @@ def _kind(text: str, n_layers: int) -> str | None:
         return "hole"
     if re.search(r"\bslots?\b|\bnotch", t):
         return "notch"
-    if re.search(r"\benclos", t):
+    if re.search(r"\benclos", t) or (re.search(r"\boverlap|\bextends?\b|\bsurround", t)
+                                      and re.search(r"\b(?:all|every|each|four)\s+sides?\b|\ball around\b", t)):
         return "enclosure"
     if _AREA.search(text) and re.search(r"\barea\b|\bcovers?\b", t):
         return "area"
@@ -215,7 +219,9 @@ def rules_of(prompt: str) -> list[Rule]:
             layers = only
         if kind == "enclosure":
             # "M encloses V" names the outer layer first; "V is enclosed by M" the inner one
-            layers = layers[:2] if re.search(r"\bencloses\b|\benclose\b(?!d)", text, re.IGNORECASE) else layers[1::-1]
+            passive = re.search(r"\benclosed\b|\bis\s+(?:overlapped|surrounded)\b|\bsurrounded by\b|\boverlapped by\b",
+                                text, re.IGNORECASE)
+            layers = layers[1::-1] if passive else layers[:2]
         elif kind in ("separation", "overlap", "and"):
             layers = layers[:2]
         elif kind in ("width", "space", "area", "hole", "notch"):
