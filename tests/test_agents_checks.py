@@ -473,6 +473,21 @@ def test_a_swept_column_off_by_a_power_of_ten_loses_that_factor():
     assert fixes.unscale_column(plain, contract, wrote(1500, 1600)) == (plain, [])
 
 
+def test_layers_bound_to_names_swapped_against_the_request_are_set_back():
+    """A real m07 answer: METAL = (3, 0), VIA = (2, 0) for "every via (layer 3/0) must be enclosed by
+    metal (layer 2/0)", kept three rounds."""
+    req = "In in.gds, every via (layer 3/0) must be enclosed by metal (layer 2/0) by at least 0.2 µm."
+    code = "METAL = (3, 0)\nVIA = (2, 0)\nmetal_li = layout.layer(3, 0)\nOTHER = (7, 0)\n"
+    fixed, done = fixes.bind_named_layers(code, req)
+    assert fixed == "METAL = (2, 0)\nVIA = (3, 0)\nmetal_li = layout.layer(2, 0)\nOTHER = (7, 0)\n"
+    assert done.startswith("METAL = 2/0, VIA = 3/0")
+    # right already, a layer the request never names, or names two layers share: left alone
+    assert fixes.bind_named_layers("METAL = (2, 0)\nVIA = (3, 0)\n", req)[1] is None
+    assert fixes.bind_named_layers("METAL = (9, 0)\n", req)[1] is None
+    two = "First metal on 41/0, vias on 43/0, second metal on 45/0."
+    assert fixes.bind_named_layers("METAL = (45, 0)\nVIA = (43, 0)\n", two)[1] is None
+
+
 def test_a_nameless_component_gets_the_requested_top_cell_name():
     from pic_copilot.checks.output_contract import OutputContract
     from pic_copilot.execution.report import ExecutionReport

@@ -1207,3 +1207,51 @@ def unscale_column(code: str, contract, report: ExecutionReport) -> tuple[str, l
     if not spans:
         return code, []
     return _replace_spans(code, spans), done
+
+
+def _name_stems(identifier: str) -> set[str]:
+    from ..checks.deck_rules import _stem
+
+    return {_stem(w) for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", identifier) if w}
+
+
+def bind_named_layers(code: str, request: str) -> tuple[str, str | None]:
+    """Layers bound to names that say what they are (``METAL = (3, 0)``, ``via_layer = 2, 0``,
+    ``wg = layout.layer(1, 0)``) but swapped against the request's words ("every via (layer 3/0)
+    must be enclosed by metal (layer 2/0)": a real m07 answer read metal from 3/0 and vias from 2/0
+    for three rounds). When every name that matches one of the request's named layers holds another
+    of the request's layers, the numbers are set to the ones the request gives that name.
+
+    Args:
+        code: the script.
+        request: the designer's words (layers and their names, see checks.deck_rules.layer_names).
+    """
+    from ..checks.deck_rules import layer_names
+
+    defined = [(name[-1], layer) for name, layer in layer_names(request) if name]
+    heads = [h for h, _ in defined]
+    named = {h: layer for h, layer in defined if heads.count(h) == 1}   # "first metal", "second metal": neither
+    if len(named) < 2 or len(set(named.values())) != len(named):
+        return code, None
+    tree = _parsed(code)
+    if tree is None:
+        return code, None
+    found = []   # (name, the two Constant nodes, requested layer)
+    for st in ast.walk(tree):
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
+            continue
+        v = st.value
+        args = v.args if isinstance(v, ast.Call) else v.elts if isinstance(v, ast.Tuple) else []
+        nodes = [a for a in args if isinstance(a, ast.Constant) and type(a.value) is int]
+        if len(args) != 2 or len(nodes) != 2:
+            continue
+        heads = [h for h in _name_stems(st.targets[0].id) if h in named]
+        if len(heads) == 1:
+            found.append((st.targets[0].id, nodes, named[heads[0]]))
+    wrong = [(n, nodes, want) for n, nodes, want in found if (nodes[0].value, nodes[1].value) != want]
+    requested = set(named.values())
+    if not wrong or any((nodes[0].value, nodes[1].value) not in requested for _, nodes, _ in wrong):
+        return code, None
+    edits = {(c.lineno, c.col_offset, c.end_col_offset, str(w)) for _, nodes, want in wrong for c, w in zip(nodes, want)}
+    said = ", ".join(f"{n} = {w[0]}/{w[1]}" for n, _, w in wrong)
+    return _replace_spans(code, edits), f"{said} (the layers the request gives these names)"
