@@ -42,6 +42,7 @@ def test_the_summary_says_where_the_most_placed_cell_sits(cases):
     r = cases["placement_grid_in_the_summary"]
     assert r["ok"] and r["grid"] == {"cell": "TOP", "child": "UNIT", "count": 12, "x": [0.0, 20.0, 40.0, 60.0],
                                      "y": [0.0, 15.0, 30.0]}, r
+    assert r["boxes"] == {"1/0": [[0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.1, 0.1]]}, r   # each in its own cell's coordinates
 
 
 def test_syntax_error(cases):

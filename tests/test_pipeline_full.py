@@ -270,6 +270,36 @@ def test_the_cells_a_request_counts_are_the_cells_the_script_reads():
     assert scope(own, "Read in.gds (all cells, flattened) and count layer 1/0.") != []   # "flattened" is deep
 
 
+def test_a_box_drawn_at_a_stated_place_must_be_there(tmp_path):
+    """"A 100 × 100 µm square on layer 10/0 centred on the cell's origin" drawn from (0, 0) (a real b08
+    answer) or in database units is told; the right box passes, in its own cell's coordinates."""
+    import klayout.db as kdb
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    assert contract_words.placed_boxes("Create a cell PAD holding a 100 × 100 µm square on layer 10/0 centred on "
+                                       "the cell's origin.") == {"10/0": [-50.0, -50.0, 50.0, 50.0]}
+    assert contract_words.placed_boxes("Add a rectangle 10 µm wide and 5 µm tall on layer 2/0, with its lower-left "
+                                       "corner at (3, 4).") == {"2/0": [3.0, 4.0, 13.0, 9.0]}
+    assert contract_words.placed_boxes("Mark each tile below 20 % with a 25 x 25 um box on layer 100/0 centred on "
+                                       "the tile.") == {}
+    contract = contract_words.from_request("Create a new cell named PAD holding a 100 × 100 µm square on layer 10/0 "
+                                           "centred on the cell's origin, and place it at (200, 0) µm.", mode="interactive")
+    assert contract.boxes == {"10/0": [-50.0, -50.0, 50.0, 50.0]}
+
+    def layout(box) -> ExecutionReport:
+        ly = kdb.Layout()
+        top, pad = ly.create_cell("TOP"), ly.create_cell("PAD")
+        pad.shapes(ly.layer(10, 0)).insert(box)
+        top.insert(kdb.DCellInstArray(pad.cell_index(), kdb.DTrans(200, 0)))
+        ly.write(str(tmp_path / "a.gds"))
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    assert contract.check(layout(kdb.DBox(-50, -50, 50, 50))) == []
+    found = contract.check(layout(kdb.DBox(0, 0, 100, 100)))
+    assert found == ["no shape on layer 10/0 spans [-50, -50, 50, 50] um (left, bottom, right, top), where the request "
+                     "places it (shapes on 10/0: [0, 0, 100, 100])"]
+
+
 def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
     (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and

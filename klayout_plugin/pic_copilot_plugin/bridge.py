@@ -236,6 +236,28 @@ def _placement_grid(ly, max_cells=5000, max_positions=200):
     return best
 
 
+def _shape_boxes(ly, per_layer=50, max_cells=200):
+    """Bounding boxes (um, in their own cell's coordinates) of the first shapes of each layer. Same
+    as the engine's sandbox.summary.shape_boxes."""
+    out = {}
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        boxes = []
+        for n, cell in enumerate(ly.each_cell()):
+            if n >= max_cells or len(boxes) >= per_layer:
+                break
+            for sh in cell.shapes(li).each():
+                if len(boxes) >= per_layer:
+                    break
+                if sh.is_text():
+                    continue
+                b = sh.dbbox()
+                boxes.append([round(b.left, 6), round(b.bottom, 6), round(b.right, 6), round(b.top, 6)])
+        if boxes:
+            out["%d/%d" % (info.layer, info.datatype)] = boxes
+    return out
+
+
 def layout_summary(session: Session, max_cells: int = 30) -> dict:
     """A compact description of the open layout, for requests and results."""
     ly = session.layout
@@ -266,6 +288,7 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
         "cell_shapes": cell_shapes,
         "max_placements": _max_placements(ly),
         "placement_grid": _placement_grid(ly),
+        "shape_boxes": _shape_boxes(ly),
         "selection": session.selection(),
         "editable": ly.is_editable(),
     }

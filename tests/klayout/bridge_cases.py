@@ -51,7 +51,8 @@ def placement_grid_in_the_summary():
     r = bridge.execute(s, "u = layout.create_cell('UNIT')\nu.shapes(layout.layer(1, 0)).insert(pya.Box(0, 0, 100, 100))\n"
                           "cell.insert(pya.DCellInstArray(u.cell_index(), pya.DTrans(), pya.DVector(20, 0), "
                           "pya.DVector(0, 15), 4, 3))\n")
-    return {"ok": r["ok"], "grid": (r.get("summary") or {}).get("placement_grid")}
+    return {"ok": r["ok"], "grid": (r.get("summary") or {}).get("placement_grid"),
+            "boxes": (r.get("summary") or {}).get("shape_boxes")}
 
 
 def failing_run(code):

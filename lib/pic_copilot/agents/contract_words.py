@@ -47,6 +47,8 @@ def describe(contract: OutputContract) -> str:
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
+    lines += [f"- a shape on layer {l} spanning x {b[0]:g} to {b[2]:g} um and y {b[1]:g} to {b[3]:g} um"
+              for l, b in contract.boxes.items()]
     if contract.grid:
         g = contract.grid
         pitch = " at " + " x ".join(f"{g[k]:g} µm" for k in ("pitch_x", "pitch_y") if g.get(k)) + " pitch" \
@@ -234,6 +236,49 @@ def result_cells(prompt: str) -> list[str]:
     deletes, flattens or renames something ("flatten the cell VIA into its parents")."""
     gone = {n for sent in _sentences(prompt) if _GOES_AWAY.search(sent) for n in requested_cell_names(sent)}
     return [n for n in requested_cell_names(prompt) if n not in gone]
+
+
+_N = r"(-?\d+(?:\.\d+)?)"
+_BOX_SIZE = re.compile(rf"\b{_N}\s*(?:µm|um)?\s*[x×]\s*{_N}\s*(?:µm|um)\b(?:\s+(?:wide\s+)?)?"
+                       r"[^.]{0,30}?\b(?:rectangles?|box(?:es)?|squares?)\b", re.IGNORECASE)
+_WIDE_TALL = re.compile(rf"\b(?:rectangle|box|square)\s+{_N}\s*(?:µm|um)\s+wide\s+and\s+{_N}\s*(?:µm|um)\s+(?:tall|high)\b",
+                        re.IGNORECASE)
+_POINT = rf"\(\s*{_N}\s*,\s*{_N}\s*\)\s*(?:µm|um)?"
+_FROM_TO = re.compile(rf"\b(?:rectangle|box)\s+from\s+{_POINT}\s+to\s+{_POINT}", re.IGNORECASE)
+_CENTRED = re.compile(rf"\bcent(?:red|ered|re|er)\s+(?:on|at|around)\s+(?:(?:the\s+)?(?:cell's\s+|its\s+)?origin\b|{_POINT})",
+                      re.IGNORECASE)
+_LOWER_LEFT = re.compile(rf"\blower[- ]left\s+corner\s+(?:at|on)\s+(?:(?:the\s+)?origin\b|{_POINT})", re.IGNORECASE)
+_BOX_LAYER = re.compile(r"\bon\s+(?:layer\s+)?(\d{1,5})\s*/\s*(\d{1,5})\b", re.IGNORECASE)
+_FOR_CELL = re.compile(r"\bcell\s+(?:named\s+|called\s+)?([A-Z][A-Z0-9_]*)\b")
+
+
+def placed_boxes(prompt: str) -> dict[str, list[float]]:
+    """Boxes a request draws at a stated place, "L/D" -> [left, bottom, right, top] µm: "a 10 um x 5 um
+    rectangle on layer 1/0 with its lower-left corner at the origin" -> {"1/0": [0, 0, 10, 5]}, "a
+    100 × 100 µm square on layer 10/0 centred on the cell's origin" -> {"10/0": [-50, -50, 50, 50]}.
+    Only sentences that make one box, with its size, its layer and its anchor in them."""
+    out: dict[str, list[float]] = {}
+    for sent in _sentences(prompt):
+        sizes = _BOX_SIZE.findall(sent) + _WIDE_TALL.findall(sent)
+        layers = _BOX_LAYER.findall(sent)
+        if len(layers) != 1 or not _MAKES.search(sent) or _CONDITIONAL.search(sent):
+            continue
+        corners = _FROM_TO.findall(sent)
+        if len(corners) == 1 and not sizes:
+            x0, y0, x1, y1 = (float(v) for v in corners[0])
+            out[f"{int(layers[0][0])}/{int(layers[0][1])}"] = [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+            continue
+        if len(sizes) != 1:
+            continue
+        w, h = (float(v) for v in sizes[0])
+        c, ll = _CENTRED.search(sent), _LOWER_LEFT.search(sent)
+        if (c is None) == (ll is None):
+            continue
+        m = c or ll
+        x, y = (float(m.group(1)), float(m.group(2))) if m.group(1) is not None else (0.0, 0.0)
+        box = [x - w / 2, y - h / 2, x + w / 2, y + h / 2] if c else [x, y, x + w, y + h]
+        out[f"{int(layers[0][0])}/{int(layers[0][1])}"] = [round(v, 6) for v in box]
+    return out
 
 
 # a sentence that makes something on a layer ("put a text label ... on layer 10/0", "draw a box on 2/0")
@@ -450,7 +495,8 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0,
-                          grid=grid(prompt) if makes_layout else {})
+                          grid=grid(prompt) if makes_layout else {},
+                          boxes=placed_boxes(prompt) if makes_layout else {})
 
 
 _LAYOUT_OUT = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)

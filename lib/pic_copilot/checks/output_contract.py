@@ -121,6 +121,8 @@ class OutputContract:
         bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
         placements: at least this many cell placements inside one cell (each element of an array
             counts: 4 x 3 is 12), in a written layout or the open layout.
+        boxes: "L/D" -> [left, bottom, right, top] in µm: a shape on that layer must span exactly this
+            box in its cell's coordinates (a box drawn at a stated place; 1 nm tolerance).
         grid: how those placements are arranged, {"columns": C, "rows": R, "pitch_x": PX, "pitch_y": PY}
             (µm; 0 = not stated): the most-placed cell's placements must have C distinct x and R
             distinct y positions, PX and PY apart. Checked only where that cell is placed C x R times
@@ -145,6 +147,7 @@ class OutputContract:
     bbox: dict[str, list[float]] = field(default_factory=dict)
     placements: int = 0
     grid: dict[str, float] = field(default_factory=dict)
+    boxes: dict[str, list[float]] = field(default_factory=dict)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -204,6 +207,8 @@ class OutputContract:
                        '{"TOP" = [0.0, 0.0, 10.0, 5.0]}'),
             placements=data.get("placements", 0),
             grid=dict(data.get("grid", {})) if isinstance(data.get("grid", {}), dict) else data.get("grid"),
+            boxes=table("boxes", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
+                        '{"1/0" = [0.0, 0.0, 10.0, 5.0]}'),
         )
         if not is_count(out.placements):
             raise ContractError(f"{source}: placements must be a whole number, e.g. placements = 12")
@@ -263,6 +268,7 @@ class OutputContract:
         self._check_bbox(layouts, problems)
         self._check_placements(layouts, problems)
         self._check_grid(layouts, problems)
+        self._check_boxes(layouts, problems)
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
@@ -339,6 +345,18 @@ class OutputContract:
                 want = f"{cols} x {rows} grid" + (f" at {px:g} x {py:g} µm pitch" if px and py else "")
                 problems.append(f"a {want} expected, but the cell {g.get('cell')!r} places {g.get('child')!r} "
                                 f"{g.get('count')} times with " + "; ".join(wrong))
+
+    def _check_boxes(self, layouts: list[dict], problems: list[str]) -> None:
+        known = [lay["shape_boxes"] for lay in layouts if isinstance(lay.get("shape_boxes"), dict)]
+        if not known:
+            return
+        for layer, want in self.boxes.items():
+            seen = [b for boxes in known for b in boxes.get(layer) or []]
+            if any(all(abs(float(x) - float(y)) <= BBOX_TOL_UM for x, y in zip(b, want)) for b in seen):
+                continue
+            shown = "; ".join(_fmt_box(b) for b in seen[:3]) or "none"
+            problems.append(f"no shape on layer {layer} spans {_fmt_box(want)} um (left, bottom, right, top), where the "
+                            f"request places it (shapes on {layer}: {shown})")
 
     def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
         for cell, want in self.bbox.items():
@@ -472,6 +490,7 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
                     "max_placements": s.get("max_placements"), "placement_grid": s.get("placement_grid"),
+                    "shape_boxes": s.get("shape_boxes"),
                     "top_instances": {t["name"]: t["instances"] for t in s.get("top_cells") or []
                                       if isinstance(t.get("instances"), int)}})
     s = report.summary
@@ -480,7 +499,7 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         out.append({"cells": list(s.get("cells") or []),
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": bboxes, "max_placements": s.get("max_placements"),
-                    "placement_grid": s.get("placement_grid")})
+                    "placement_grid": s.get("placement_grid"), "shape_boxes": s.get("shape_boxes")})
     return out
 
 

@@ -103,7 +103,7 @@ def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dic
         tops.append(entry)
     return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
             "top_cells": tops, "layers": layers, "max_placements": max_placements(ly),
-            "placement_grid": placement_grid(ly),
+            "placement_grid": placement_grid(ly), "shape_boxes": shape_boxes(ly),
             "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
                             for m in c.each_meta_info())}
 
@@ -115,6 +115,29 @@ def max_placements(ly, max_cells: int = 5000) -> int:
 
     return max([sum(inst.na * inst.nb if inst.is_regular_array() else 1 for inst in cell.each_inst())
                 for cell in islice(ly.each_cell(), max_cells)] or [0])
+
+
+def shape_boxes(ly, per_layer: int = 50, max_cells: int = 200) -> dict[str, list]:
+    """The bounding boxes [l, b, r, t] (µm, each in its own cell's coordinates) of the first shapes of
+    each layer, for a contract that asks for a box at a stated place. The plugin's bridge.py has the
+    same function for the open layout."""
+    from itertools import islice
+
+    out: dict[str, list] = {}
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        boxes: list = []
+        for cell in islice(ly.each_cell(), max_cells):
+            for sh in cell.shapes(li).each():
+                if len(boxes) >= per_layer:
+                    break
+                if sh.is_text():
+                    continue
+                b = sh.dbbox()
+                boxes.append([round(b.left, 6), round(b.bottom, 6), round(b.right, 6), round(b.top, 6)])
+        if boxes:
+            out[f"{info.layer}/{info.datatype}"] = boxes
+    return out
 
 
 def placement_grid(ly, max_cells: int = 5000, max_positions: int = 200) -> dict | None:
