@@ -300,6 +300,23 @@ def test_a_box_drawn_at_a_stated_place_must_be_there(tmp_path):
                      "places it (shapes on 10/0: [0, 0, 100, 100])"]
 
 
+def test_data_written_without_computing_anything_is_told():
+    """A real m08 answer tabulated a ring's footprint from invented lists and never built a ring."""
+    req = ("For the generic PDK's all-pass ring with radius 5 and 10 um write ring.csv with columns radius_um, "
+           "width_um (bounding box).")
+    contract = contract_words.from_request(req)
+    made_up = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nimport pandas as pd\nr = [5, 10]\nw = [0.5, 1.0]\n"
+               "pd.DataFrame({'radius_um': r, 'width_um': w}).to_csv('ring.csv', index=False)\n")
+    assert "without building, reading or simulating anything" in contract_words.computes_nothing(made_up, req, contract)[0]
+    built = made_up.replace("w = [0.5, 1.0]", "w = [gf.components.ring_single(radius=x).xsize for x in r]")
+    assert contract_words.computes_nothing(built, req, contract) == []
+    open_layout = "import json\njson.dump({'n': cell.shapes(layout.layer(1, 0)).size()}, open('n.json', 'w'))\n"
+    assert contract_words.computes_nothing(open_layout, "Count the shapes of layer 1/0 in the current cell into n.json.",
+                                           contract_words.from_request("Write n.json.")) == []
+    plain = "import json\njson.dump({'x': 1}, open('x.json', 'w'))\n"
+    assert contract_words.computes_nothing(plain, "Write x.json with x = 1.", contract_words.from_request("Write x.json.")) == []
+
+
 def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
     (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and

@@ -579,13 +579,53 @@ def hierarchy_scope(script: str, prompt: str) -> list[str]:
     return []
 
 
+_DOMAIN_MODULES = ("gdsfactory", "klayout", "pya", "sax", "kfactory")
+_DOMAIN_WORDS = re.compile(r"\b(?:pdk|component|gdsfactory|layout|cell|layers?|gds|oasis|sax|circuit|simulat\w*|"
+                           r"netlist|klayout)\b|\.(?:gds|oas)\b", re.IGNORECASE)
+
+
+def computes_nothing(script: str, prompt: str, contract: OutputContract) -> list[str]:
+    """A data file written by a script that calls nothing of gdsfactory, KLayout or SAX (PDK activation
+    aside): its numbers were made up. A real m08 answer tabulated a ring's footprint for four radii
+    from invented lists without building one ring, and its revision rounds only asked about unused
+    parameters. Only for requests about a device, a layout or a circuit."""
+    data = [f for f in contract.required_files() if f.lower().endswith((".csv", ".json", ".txt", ".tsv"))]
+    if not data or not _DOMAIN_WORDS.search(prompt):
+        return []
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return []
+    aliases = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            aliases |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name.split(".")[0] in _DOMAIN_MODULES}
+        elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _DOMAIN_MODULES:
+            aliases |= {a.asname or a.name for a in n.names}
+    # KLayout's own Python has pya built in; an interactive script gets the open layout's objects
+    aliases |= {"pya", "layout", "cell", "view", "cellview", "selection", "top", "ly"}
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        root, f = None, n.func
+        while isinstance(f, ast.Attribute):
+            f = f.value
+        if isinstance(f, ast.Name):
+            root = f.id
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+        if root in aliases and name != "activate":
+            return []
+    return [f"the script writes {', '.join(data)} without building, reading or simulating anything (it calls no "
+            f"gdsfactory, KLayout or SAX function): the values must be computed from what the request names"]
+
+
 def script_problems(script: str, prompt: str, contract: OutputContract) -> list[str]:
     """What the script's own text shows against the request: a table of literal numbers where the
     request asks for computed values (:func:`literal_outputs`), ports it asks to connect that are
     never routed (:func:`missing_route`), shapes read from other cells than the request counts
-    (:func:`hierarchy_scope`)."""
+    (:func:`hierarchy_scope`), data written without computing anything (:func:`computes_nothing`)."""
     return (literal_outputs(script, prompt) if contract.files else []) + missing_route(script, prompt) \
-        + hierarchy_scope(script, prompt)
+        + hierarchy_scope(script, prompt) + computes_nothing(script, prompt, contract)
 
 
 # ---------------------------------------------------------------------- literal tables
