@@ -281,3 +281,12 @@ def test_a_deck_written_as_one_block_per_rule_keeps_one_source_and_one_report():
     assert fixed.count("source(") == 1 and fixed.count("report(") == 1 and fixed.startswith('source($input)\nreport("HTR.W"')
     assert ".output(\"PAD.OV\"" in fixed and len(done) == 2
     assert drc_deck.certain_fixes(fixed, "a deck for our heater rules") == (fixed, [])
+
+
+def test_a_check_option_written_as_a_string_becomes_the_languages_function():
+    """`heater.separation(core, 1.5.um, "projection")` fails in KLayout ("Parameter #3 does not have an
+    expected type", a real m13 candidate, three times); the DSL's option is the function `projection`."""
+    deck = 'x = heater.separation(core, 1.5.um, "projection")\ny = wg.width(0.5.um, \'euclidean\')\nputs "projection"\n'
+    fixed, done = drc_deck.certain_fixes(deck, "")
+    assert fixed == 'x = heater.separation(core, 1.5.um, projection)\ny = wg.width(0.5.um, euclidian)\nputs "projection"\n'
+    assert done and "not strings" in done[0]

@@ -536,7 +536,17 @@ def certain_fixes(text: str, request: str) -> tuple[str, list[str]]:
     text = _TWO_LAYER_SPACE.sub(two_layer, text)
     if renamed:
         done.append("a.separation(b, d) for the distance between two layers (a.space takes a distance only)")
+    text, n = _QUOTED_OPTION.subn(lambda m: m.group(1) + m.group(3).replace("euclidean", "euclidian"), text)
+    if n:
+        done.append("check options (projection, euclidian, square, whole_edges, ...) written as the DRC language's "
+                    "functions, not strings")
     return text, done
+
+
+#: a check's metric or edge option written as a string inside a check call ("projection" -> projection):
+#: KLayout's DRC language takes them as functions ("'separation': Parameter #3 does not have an expected type")
+_QUOTED_OPTION = re.compile(r"""(\.(?:width|space|separation|notch|isolated|enclosing|enclosed|overlap|inside|outside)\s*\([^()\n]*?,\s*)"""
+                            r"""(["'])(projection|euclidian|euclidean|square|whole_edges|shielded|transparent)\2""")
 
 
 __all__ = ["is_deck", "deck_text", "to_lydrc", "file_text", "run_deck_in_sandbox", "execute_deck",
