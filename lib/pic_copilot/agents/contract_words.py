@@ -580,15 +580,18 @@ def hierarchy_scope(script: str, prompt: str) -> list[str]:
 
 
 _DOMAIN_MODULES = ("gdsfactory", "klayout", "pya", "sax", "kfactory")
-_DOMAIN_WORDS = re.compile(r"\b(?:pdk|component|gdsfactory|layout|cell|layers?|gds|oasis|sax|circuit|simulat\w*|"
-                           r"netlist|klayout)\b|\.(?:gds|oas)\b", re.IGNORECASE)
+# a device, layout or SAX circuit the values must come from ("simulate" alone is not: an analytic model in
+# numpy is a simulation too)
+_DOMAIN_WORDS = re.compile(r"\b(?:pdk|component|gdsfactory|layout|cell|gds|oasis|sax|klayout)\b|\.(?:gds|oas)\b"
+                           r"|\blayer\s+\d+\s*/\s*\d+", re.IGNORECASE)
 
 
 def computes_nothing(script: str, prompt: str, contract: OutputContract) -> list[str]:
     """A data file written by a script that calls nothing of gdsfactory, KLayout or SAX (PDK activation
     aside): its numbers were made up. A real m08 answer tabulated a ring's footprint for four radii
     from invented lists without building one ring, and its revision rounds only asked about unused
-    parameters. Only for requests about a device, a layout or a circuit."""
+    parameters. Only for requests that name a PDK component, a layout or cell, a layer L/D, a GDS/OASIS
+    file or SAX."""
     data = [f for f in contract.required_files() if f.lower().endswith((".csv", ".json", ".txt", ".tsv"))]
     if not data or not _DOMAIN_WORDS.search(prompt):
         return []
