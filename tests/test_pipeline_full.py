@@ -313,6 +313,10 @@ def test_data_written_without_computing_anything_is_told():
     open_layout = "import json\njson.dump({'n': cell.shapes(layout.layer(1, 0)).size()}, open('n.json', 'w'))\n"
     assert contract_words.computes_nothing(open_layout, "Count the shapes of layer 1/0 in the current cell into n.json.",
                                            contract_words.from_request("Write n.json.")) == []
+    copied = "import json\nlayout = {'dbu': 0.001, 'layers': [{'shapes': 4}]}\njson.dump({'n': 4}, open('n.json', 'w'))\n"
+    said = contract_words.computes_nothing(copied, "Count the shapes of layer 1/0 in the current cell into n.json.",
+                                           contract_words.from_request("Write n.json."))
+    assert "`layout` is the open pya.Layout" in said[0]   # a real b11 answer pasted the layout's description
     plain = "import json\njson.dump({'x': 1}, open('x.json', 'w'))\n"
     assert contract_words.computes_nothing(plain, "Write x.json with x = 1.", contract_words.from_request("Write x.json.")) == []
 

@@ -618,8 +618,13 @@ def computes_nothing(script: str, prompt: str, contract: OutputContract) -> list
         name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
         if root in aliases and name != "activate":
             return []
+    shadowed = sorted({t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Dict, ast.List, ast.Constant))
+                       for t in n.targets if isinstance(t, ast.Name) and t.id in ("layout", "cell")})
+    hint = (f" (it replaces the open layout's {' and '.join(f'`{n}`' for n in shadowed)} with a copy of the layout's "
+            "description: `layout` is the open pya.Layout and `cell` the current pya.Cell; read them directly, e.g. "
+            "cell.shapes(layout.layer(L, D)) or pya.Region(cell.begin_shapes_rec(layout.layer(L, D))))") if shadowed else ""
     return [f"the script writes {', '.join(data)} without building, reading or simulating anything (it calls no "
-            f"gdsfactory, KLayout or SAX function): the values must be computed from what the request names"]
+            f"gdsfactory, KLayout or SAX function): the values must be computed from what the request names" + hint]
 
 
 def script_problems(script: str, prompt: str, contract: OutputContract) -> list[str]:
