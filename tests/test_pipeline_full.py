@@ -321,6 +321,19 @@ def test_data_written_without_computing_anything_is_told():
     assert contract_words.computes_nothing(plain, "Write x.json with x = 1.", contract_words.from_request("Write x.json.")) == []
 
 
+def test_a_method_written_where_a_value_belongs_is_told(tmp_path):
+    """A real m08 answer wrote bbox.width (not bbox.width()) into its CSV and was accepted."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    (tmp_path / "r.csv").write_text("radius_um,width_um\n5,<built-in method width of DBox object at 0x7fe02d7c6170>\n")
+    rep = ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+    contract = contract_words.from_request("For radius 5 um write r.csv with columns radius_um, width_um.")
+    assert contract.check(rep) == ["r.csv holds '<built-in method width of DBox object at 0x7fe02d7c6170>' where a value "
+                                   "belongs: DBox.width is a method, call it (width())"]
+    (tmp_path / "r.csv").write_text("radius_um,width_um\n5,10.5\n")
+    assert contract.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})) == []
+
+
 def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     """"Sweep from 1.50 to 1.60 µm ... columns wavelength_um, ...": a real CSV in nm is caught
     (the medium m05 answer wrote wl * 1e3 under wavelength_um), the same sweep in um passes, and

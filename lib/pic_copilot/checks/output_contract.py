@@ -262,6 +262,12 @@ class OutputContract:
                 problems.append(f"file {name!r} was not written (written: {', '.join(written) or 'none'})")
             elif f.get("error"):
                 problems.append(f"file {name!r} could not be read: {f['error']}")
+        for name, f in files.items() if not self.is_empty() else ():   # a method written without its call
+            for r in ((f.get("summary") or {}).get("object_reprs") or [])[:1] if isinstance(f.get("summary"), dict) else []:
+                m = re.match(r"<(?:built-in |bound )?method (\w+) of (?:[\w.]+\.)?(\w+)", r)
+                how = (f": {m.group(2)}.{m.group(1)} is a method, call it ({m.group(1)}())" if m else
+                       ": write the value, not the object")
+                problems.append(f"{name} holds {r!r} where a value belongs{how}")
         layouts = _layouts(report, files)
         self._check_cells(layouts, problems)
         self._check_layers(layouts, problems)

@@ -376,6 +376,17 @@ def _item_box(item) -> list[float] | None:
     return [min(xs), min(ys), max(xs), max(ys)]
 
 
+#: a Python object's description written where a value was meant ("<built-in method width of DBox object at 0x...>")
+_OBJECT_REPR = re.compile(r"<(?:built-in method|bound method|method|function|[\w.]+ object) [^<>\n]{0,80}?at 0x[0-9a-f]+>")
+
+
+def object_reprs(path: str, limit: int = 3) -> list[str]:
+    """The first distinct Python object descriptions in a data file (a method written without calling it)."""
+    with open(path, "rb") as f:
+        text = f.read(MAX_TABLE_BYTES).decode("utf-8", errors="replace")
+    return list(dict.fromkeys(_OBJECT_REPR.findall(text)))[:limit]
+
+
 def summarize_file(path: str | Path) -> dict:
     path = str(path)
     kind = _kind(path)
@@ -392,6 +403,10 @@ def summarize_file(path: str | Path) -> dict:
         elif kind == "text" and os.path.getsize(path) < MAX_TABLE_BYTES:
             with open(path, "rb") as f:
                 out["summary"] = {"lines": f.read().count(b"\n")}
+        if kind in ("table", "json", "text") and isinstance(out.get("summary"), dict):
+            reprs = object_reprs(path)
+            if reprs:
+                out["summary"]["object_reprs"] = reprs
     except Exception as e:  # noqa: BLE001 - a broken output file is a finding, not a crash
         out["error"] = f"{type(e).__name__}: {str(e)[:500]}"
     return out
