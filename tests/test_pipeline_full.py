@@ -321,6 +321,18 @@ def test_data_written_without_computing_anything_is_told():
     assert contract_words.computes_nothing(plain, "Write x.json with x = 1.", contract_words.from_request("Write x.json.")) == []
 
 
+def test_a_requested_cell_created_twice_is_told():
+    """A real b08 answer called layout.create_cell("PAD") twice: KLayout named the second PAD$1, the
+    square went there and the requested PAD stayed empty."""
+    from pic_copilot.checks.output_contract import OutputContract
+
+    rep = ExecutionReport.from_dict({"ok": True, "summary": {"layers": [], "cells": ["TOP", "PAD", "PAD$1"]}})
+    assert OutputContract(cells=["PAD"]).check(rep) == [
+        "cell 'PAD' was created more than once (PAD, PAD$1): create it once and draw into that cell"]
+    once = ExecutionReport.from_dict({"ok": True, "summary": {"layers": [], "cells": ["TOP", "PAD", "PAD_M"]}})
+    assert OutputContract(cells=["PAD"]).check(once) == []
+
+
 def test_a_method_written_where_a_value_belongs_is_told(tmp_path):
     """A real m08 answer wrote bbox.width (not bbox.width()) into its CSV and was accepted."""
     from pic_copilot.sandbox.summary import summarize_dir
