@@ -58,8 +58,12 @@ class RecIO:
 
 
 @pytest.fixture(autouse=True)
-def history(tmp_path, monkeypatch):
+def history(tmp_path, monkeypatch, request):
     monkeypatch.setenv("PIC_COPILOT_HISTORY", str(tmp_path / "history"))
+    if "rule_decks" not in request.keywords:
+        # these tests drive the LLM's deck loop: no deck is written from the request's rules first
+        from pic_copilot.checks import deck_rules
+        monkeypatch.setattr(deck_rules, "deck_from_rules", lambda prompt: None)
 
 
 @pytest.fixture
@@ -198,3 +202,14 @@ def test_a_deck_whose_report_lacks_a_named_rule_is_never_accepted(gds):
     assert out.ok and out.script == GOOD, out.message
     revisions = [user_text(b) for b in reqs if "Revise the deck" in user_text(b)]
     assert revisions and all("the report has no category WG.S.1 (it has: WG.W.1, SPACE)" in t for t in revisions[:2]), revisions
+
+
+@pytest.mark.rule_decks
+def test_a_deck_whose_rules_are_all_read_is_written_without_an_llm_call(gds):
+    """Every named rule read from the words: the deck is written from them, run, rule-tested and
+    accepted with no LLM call; the scripted server is never asked."""
+    out, io, reqs = run([], inputs={"in.gds": str(gds)})
+    assert out.ok and out.rounds == 1 and "written from the request's rules" in out.message, out.message
+    assert reqs == [] and out.usage.get("calls", 0) == 0
+    assert 'l1_0.width(0.5.um).output("WG.W.1"' in out.script and "l1_0.space(0.3.um)" in out.script
+    assert out.execution.deck["categories"] == {"WG.W.1": 1, "WG.S.1": 1}

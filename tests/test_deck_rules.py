@@ -152,3 +152,15 @@ def test_reference_decks_pass_the_rule_test_and_their_wrong_variants_do_not(fold
             text = text.replace(old, new)
         text = variant.get("script", text)
         assert deck_rules.self_test(text, prompt), f"{variant['name']}: {variant['why']}"
+
+
+@needs_klayout
+def test_a_deck_is_written_from_the_rules_only_when_every_named_rule_is_read():
+    """Every named rule read: a deck with one check per rule, which passes its own rule test; one rule
+    not understood (HTR_MAX, an upper bound): None, the LLM writes the deck."""
+    assert deck_rules.deck_from_rules(REQUEST) is None
+    readable = REQUEST.replace("- HTR_MAX: heater metal is at most 30 µm wide\n", "")
+    deck = deck_rules.deck_from_rules(readable)
+    assert deck and deck.count(".output(") == 10 and "source($input)" in deck and "$report" in deck
+    assert "l3_0.enclosing(l7_0, 0.25.um)" in deck and "(l7_0 - l3_0)" in deck and "l20_0.merged.with_area(nil, 4.0)" in deck
+    assert deck_rules.self_test(deck, readable) == []

@@ -63,6 +63,8 @@ class PipelineConfig:
             component/cross-section it builds with one answer constrained to the real signature.
         docs_from_recipes: with cookbook recipes found, search only the manuals of the tools they use
             and show the manual entries of the nearest recipe's first calls first.
+        rule_decks: a DRC deck request whose every named rule is read (checks.deck_rules) gets a deck
+            written from those rules as its first candidate, without an LLM call.
     """
 
     name: str
@@ -81,23 +83,24 @@ class PipelineConfig:
     contract: bool = True
     binding: bool = True
     docs_from_recipes: bool = True
+    rule_decks: bool = True
 
 
 _TABLE = (
     PipelineConfig("full", "the product: cookbook examples, 3 execution-ranked candidates, evidence-first acceptance"),
     PipelineConfig("zero-shot", "one programmer call without examples or documentation, run once", single_shot=True,
                    planner="never", retrieval=False, examples="none", candidates=1, judge="never", contract=False,
-                   observations=False, binding=False),
+                   observations=False, binding=False, rule_decks=False),
     PipelineConfig("icl-rag", "one programmer call with the fixed examples and documentation for the request, run once",
                    single_shot=True, planner="never", tailored_rag=False, examples="fixed", candidates=1,
-                   judge="never", contract=False, observations=False, binding=False),
+                   judge="never", contract=False, observations=False, binding=False, rule_decks=False),
     PipelineConfig("no-cookbook", "full, with the fixed examples of each domain instead of the nearest recipes",
                    examples="fixed"),
     PipelineConfig("single-candidate", "full, with one candidate per round", candidates=1),
     PipelineConfig("llm-judge", "full, but a script must also be accepted by the LLM evaluator", judge="always"),
     PipelineConfig("agentic", "the multi-agent pipeline of sessions 1-3: LLM planner, query generator, one candidate, "
                    "fixed examples, synthesizer, LLM evaluator", planner="always", queries="llm", examples="fixed",
-                   candidates=1, judge="always", synthesizer=True, contract=False, binding=False),
+                   candidates=1, judge="always", synthesizer=True, contract=False, binding=False, rule_decks=False),
     PipelineConfig("all-docs", "full, but documentation is searched in every manual of the domain, whatever "
                    "tools the nearest recipes use", docs_from_recipes=False),
     PipelineConfig("no-tailored-rag", "full, but every generator searches all databases", tailored_rag=False),
@@ -105,6 +108,8 @@ _TABLE = (
                    exec_feedback=False, candidates=1, contract=False),
     PipelineConfig("no-exploration", "full, without the observed behaviour from `pic-copilot explore`",
                    observations=False),
+    PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
+                   rule_decks=False),
 )
 
 CONFIG_TABLE: dict[str, PipelineConfig] = {c.name: c for c in _TABLE}

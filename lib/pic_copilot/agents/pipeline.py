@@ -462,6 +462,27 @@ class _Run:
         derived.fixes = cand.fixes + done + derived.fixes
         return derived
 
+    def deck_from_rules(self, review_state: dict) -> Outcome | None:
+        """The deck written from the request's rules (checks.deck_rules.deck_from_rules), checked, run and
+        rule-tested like any candidate and accepted without an LLM call when its evidence holds; None when
+        some named rule was not read or the evidence fails (the LLM writes the deck then)."""
+        deck = deck_rules.deck_from_rules(self.req.prompt)
+        if deck is None:
+            return None
+        self.progress("generate", "writing the deck from the request's rules (no LLM call)", {"round": 1})
+        cand = self.evaluate(f"```ruby\n{deck}```", None, 0, 0.0, review_state)
+        self.io.script(cand.script, 1)
+        self.rec.append("rounds", {"round": 1, "script": cand.script, "findings": cand.findings, "written_from_rules": True,
+                                   "execution": execution_summary(cand.report), "candidates": [cand.summary()],
+                                   "chosen": 0, "decision": cand.decision or evaluator.decision("accept", "", "", "evidence")})
+        self.progress("evaluate", f"deck from the request's rules: {cand.stage}"
+                      + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
+        if not cand.passed:
+            self.discard_applied()
+            return None
+        return self.finish(True, cand.script, 1, cand.report,
+                           "accepted after 1 round(s): the deck was written from the request's rules")
+
     def deck_rule_test(self, deck: str) -> list[str]:
         """What the deck's named rules got wrong on a layout built to break and keep each of them
         (see checks.deck_rules); [] when every rule the words define behaved."""
@@ -598,6 +619,10 @@ class _Run:
         else:
             plan = self.make_plan(sess)
             gen, user, given = self.first_message(sess, plan)
+            if given is None and self.cfg.rule_decks and gen.domains == (deck_generator.DOMAIN,):
+                written = self.deck_from_rules(review_state)
+                if written is not None:
+                    return written
 
         rounds, chosen, previous = 0, None, None
         for rnd in range(1, max_rounds + 1):

@@ -427,3 +427,64 @@ def self_test(deck: str, prompt: str, workdir: str | None = None, sandbox=None) 
     if boxes is None:
         return []
     return problems(rules, slots, boxes)
+
+
+# ------------------------------------------------------------------------------------------- writing
+def _layer_var(layer: tuple[int, int]) -> str:
+    return f"l{layer[0]}_{layer[1]}"
+
+
+def _check_expression(rule: Rule) -> str | None:
+    """The DRC-language expression that finds what breaks ``rule`` (None for a kind it cannot write)."""
+    v = {layer: _layer_var(layer) for layer in rule.layers}
+    a = v[rule.layers[0]]
+    b = v[rule.layers[1]] if len(rule.layers) > 1 else None
+    metric = "" if rule.euclidean else ", projection"
+    x = f"{rule.value:g}" if rule.value is not None else ""
+    area = repr(float(rule.value)) if rule.value is not None else ""   # an integer area would be dbu²
+    if rule.kind == "width":
+        return f"{a}.width({x}.um{metric})"
+    if rule.kind == "space":
+        return f"{a}.space({x}.um{metric})"
+    if rule.kind == "separation":
+        return f"{a}.separation({b}, {x}.um{metric})"
+    if rule.kind == "enclosure":
+        return f"{a}.enclosing({b}, {x}.um{metric})"
+    if rule.kind == "overlap":
+        return f"{a}.overlap({b}, {x}.um{metric})"
+    if rule.kind == "area":
+        return f"{a}.merged.with_area(nil, {area})" if rule.merged else f"{a}.with_area(nil, {area})"
+    if rule.kind == "hole":
+        return f"{a}.merged.holes.with_area(nil, {area})"
+    if rule.kind == "notch":
+        return f"{a}.notch({x}.um{metric})"
+    if rule.kind == "and":
+        return f"({a} & {b})"
+    if rule.kind == "not":
+        covers = [v[c] for c in rule.layers[1:]]
+        either = re.search(r"\beither\b|\bone of\b", rule.words, re.IGNORECASE) and \
+            not re.search(r"\bboth\b|\ball\b", rule.words, re.IGNORECASE)
+        joined = (" | " if either else " & ").join(covers)
+        return f"({a} - ({joined}))" if len(covers) > 1 else f"({a} - {covers[0]})"
+    return None
+
+
+def deck_from_rules(prompt: str) -> str | None:
+    """A KLayout DRC deck written from the request's rules alone, when every rule name the designer
+    gave was read (kind, layers, value: see :func:`rules_of`): one ``input`` per layer, one check per
+    rule, each into its own category. None when any named rule is not understood (the LLM writes
+    the deck then). Its run on the rule test layout is its evidence, like any candidate's."""
+    names = drc_deck.requested_rule_names(prompt)
+    rules = rules_of(prompt)
+    if not names or sorted(r.name for r in rules) != sorted(names):
+        return None
+    lines = ["# rule deck written from the request's rules", "source($input)", 'report("design rules", $report)', ""]
+    layers = list(dict.fromkeys(layer for r in rules for layer in r.layers))
+    lines += [f"{_layer_var(layer)} = input({layer[0]}, {layer[1]})" for layer in layers] + [""]
+    for r in rules:
+        expr = _check_expression(r)
+        if expr is None:
+            return None
+        words = r.words.replace("\\", "").replace('"', "'")
+        lines.append(f'{expr}.output("{r.name}", "{r.name}: {words}")')
+    return "\n".join(lines) + "\n"
