@@ -485,6 +485,6 @@ def deck_from_rules(prompt: str) -> str | None:
         expr = _check_expression(r)
         if expr is None:
             return None
-        words = r.words.replace("\\", "").replace('"', "'")
+        words = r.words.replace("\\", "").replace('"', "'").replace("#{", "{")   # no Ruby interpolation
         lines.append(f'{expr}.output("{r.name}", "{r.name}: {words}")')
     return "\n".join(lines) + "\n"
