@@ -331,6 +331,7 @@ def test_a_requested_cell_created_twice_is_told():
         "cell 'PAD' was created more than once (PAD, PAD$1): create it once and draw into that cell"]
     once = ExecutionReport.from_dict({"ok": True, "summary": {"layers": [], "cells": ["TOP", "PAD", "PAD_M"]}})
     assert OutputContract(cells=["PAD"]).check(once) == []
+    assert OutputContract(cells=["PAD", "PAD$1"]).check(rep) == []   # two merged copies, both expected
 
 
 def test_a_method_written_where_a_value_belongs_is_told(tmp_path):

@@ -306,7 +306,7 @@ class OutputContract:
                 where = "no layout was written or open" if not layouts else f"cells seen: {', '.join(seen[:12])}{more}"
                 problems.append(f"cell {c!r} not found ({where})")
                 continue
-            again = [s for s in seen if re.fullmatch(re.escape(c) + r"\$\d+", s)]
+            again = [s for s in seen if re.fullmatch(re.escape(c) + r"\$\d+", s) and s not in self.cells]
             if again:   # KLayout names a second create_cell("PAD") "PAD$1": the shapes may be in the copy
                 problems.append(f"cell {c!r} was created more than once ({', '.join([c, *again])}): create it once and "
                                 f"draw into that cell")
