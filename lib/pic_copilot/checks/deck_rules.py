@@ -434,6 +434,12 @@ def _layer_var(layer: tuple[int, int]) -> str:
     return f"l{layer[0]}_{layer[1]}"
 
 
+#: rule kind -> the DRC language's distance check that finds what breaks it
+_DISTANCE_CHECKS = {"width": "width", "space": "space", "notch": "notch", "separation": "separation",
+                    "enclosure": "enclosing", "overlap": "overlap"}
+_TWO_LAYER = {"separation", "enclosure", "overlap"}
+
+
 def _check_expression(rule: Rule) -> str | None:
     """The DRC-language expression that finds what breaks ``rule`` (None for a kind it cannot write)."""
     v = {layer: _layer_var(layer) for layer in rule.layers}
@@ -442,22 +448,13 @@ def _check_expression(rule: Rule) -> str | None:
     metric = "" if rule.euclidean else ", projection"
     x = f"{rule.value:g}" if rule.value is not None else ""
     area = repr(float(rule.value)) if rule.value is not None else ""   # an integer area would be dbu²
-    if rule.kind == "width":
-        return f"{a}.width({x}.um{metric})"
-    if rule.kind == "space":
-        return f"{a}.space({x}.um{metric})"
-    if rule.kind == "separation":
-        return f"{a}.separation({b}, {x}.um{metric})"
-    if rule.kind == "enclosure":
-        return f"{a}.enclosing({b}, {x}.um{metric})"
-    if rule.kind == "overlap":
-        return f"{a}.overlap({b}, {x}.um{metric})"
+    if rule.kind in _DISTANCE_CHECKS:
+        other = f"{b}, " if b is not None and rule.kind in _TWO_LAYER else ""
+        return f"{a}.{_DISTANCE_CHECKS[rule.kind]}({other}{x}.um{metric})"
     if rule.kind == "area":
         return f"{a}.merged.with_area(nil, {area})" if rule.merged else f"{a}.with_area(nil, {area})"
     if rule.kind == "hole":
         return f"{a}.merged.holes.with_area(nil, {area})"
-    if rule.kind == "notch":
-        return f"{a}.notch({x}.um{metric})"
     if rule.kind == "and":
         return f"({a} & {b})"
     if rule.kind == "not":
