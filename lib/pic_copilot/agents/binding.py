@@ -19,7 +19,7 @@ from ..checks.static import _aliases, _dotted
 import re
 
 from .evaluator import _VALUE, requested_values
-from .fixes import _offset
+from .fixes.source import offset
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
 BINDABLE = ("gdsfactory.components.", "gdsfactory.cross_section.")
@@ -115,7 +115,7 @@ def drop_invented_parameters(script: str, request: str, index) -> tuple[str, str
         return script, None
     lines = script.splitlines(keepends=True)
     for call, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        start, end = _offset(lines, call.lineno, call.col_offset), _offset(lines, call.end_lineno, call.end_col_offset)
+        start, end = offset(lines, call.lineno, call.col_offset), offset(lines, call.end_lineno, call.end_col_offset)
         script = script[:start] + text + script[end:]
         lines = script.splitlines(keepends=True)
     script = _drop_unused_constants(script, {k.split("=", 1)[1] for k in removed})
@@ -211,7 +211,7 @@ def rewrite_call(script: str, call: ast.Call, values: dict[str, float]) -> str:
     kws += [f"{k}={v!r}" for k, v in values.items() if k not in done]
     new = f"{func}({', '.join([*args, *kws])})"
     lines = script.splitlines(keepends=True)
-    return script[:_offset(lines, call.lineno, call.col_offset)] + new + script[_offset(lines, call.end_lineno, call.end_col_offset):]
+    return script[:offset(lines, call.lineno, call.col_offset)] + new + script[offset(lines, call.end_lineno, call.end_col_offset):]
 
 
 def bind(agent: Agent, client, request: str, script: str, index, cancel=None) -> tuple[str, dict] | None:

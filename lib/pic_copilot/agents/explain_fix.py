@@ -112,7 +112,7 @@ def problems_of(rep: ExecutionReport, complaint: str = "") -> list[str]:
 
 
 def certain_fix(code: str, mode: str) -> tuple[str, list[str]]:
-    """The script with the pipeline's certain fixes (see agents/fixes.py) that need no request
+    """The script with the pipeline's certain fixes (see agents/fixes/) that need no request
     words: a broken macro is often one of those mistakes, and a model's revision of it tends to
     drop what it does not understand (a reordered keyword loses the designer's value)."""
     from ..checks import static as checks

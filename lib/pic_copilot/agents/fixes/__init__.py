@@ -1,0 +1,31 @@
+"""Fixes made on a script instead of costing a revision round: a 1.5B model asked to fix one of
+these mistakes often breaks something else, or repeats the mistake for three rounds.
+
+Four families, one module each:
+
+- :mod:`.rules`: request-free certain fixes (``(code, mode) -> (code, description or None)``),
+  :func:`apply_fixes` and :func:`request_free_fixes`, the one sequence that the pipeline and the
+  Fix macro flow apply;
+- :mod:`.findings`: fixes made from the static checks' findings;
+- :mod:`.request_words`: fixes that read the request's words (layers, cells, files it names);
+- :mod:`.run_proven`: fixes that a run's report proves; the caller runs the fixed script again.
+
+:mod:`.source` holds the editing helpers they share.
+"""
+from .findings import (SANDBOX_IMPORTS, add_missing_imports, drop_undefined_unpacking, init_counters,
+                       pdk_layer_names, quote_pdk_layer_names, rename_reordered_keywords)
+from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
+                            rebind_one_wrong_layer, write_layout_by_suffix)
+from .rules import (FIXES, apply_fixes, fix_alias_import, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
+                    fix_klayout_submodule_names, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata,
+                    request_free_fixes)
+from .run_proven import (bind_default_layer, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
+                         rename_outputs, unscale_column)
+
+__all__ = ["FIXES", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_named_layers",
+           "bind_requested_layer", "call_uncalled_methods", "csv_column_renames", "draw_in_the_active_cell",
+           "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_gdsfactory_int_layers",
+           "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_pdk_activation",
+           "fix_pya_import_in_klayout", "fix_write_gds_metadata", "init_counters", "output_renames", "pdk_layer_names",
+           "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",
+           "rename_reordered_keywords", "request_free_fixes", "unscale_column", "write_layout_by_suffix"]

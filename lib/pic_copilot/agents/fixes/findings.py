@@ -1,0 +1,191 @@
+"""Fixes made from the static checks' findings: conventional aliases used but never imported,
+keywords whose words the model reordered, counters never started, ``**kwargs`` copied from a
+signature, PDK layer names written as variables."""
+from __future__ import annotations
+
+import ast
+import functools
+import re
+
+from ...checks.static import IMPORTS
+from .source import insert_at_top, offset, parsed, replace_spans
+
+
+_UNDEFINED = re.compile(r"undefined name '(\w+)'")
+#: conventional aliases of a plain Python script only (KLayout's own Python has pya for them)
+SANDBOX_IMPORTS = {"rdb": "from klayout import rdb", "lay": "from klayout import lay", "tl": "from klayout import tl"}
+
+
+def add_missing_imports(code: str, findings: list[dict], mode: str = "interactive") -> tuple[str, list[str]]:
+    """Add the imports that pyflakes' undefined-name findings call for, when the name is a
+    conventional module alias (np, gf, csv, ...; in a sandbox script also rdb, the report
+    database module the recipes import). Returns the script and the import lines added."""
+    known = {**IMPORTS, **(SANDBOX_IMPORTS if mode == "sandbox" else {})}
+    wanted = []
+    for f in findings:
+        m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
+        if m and m.group(1) in known and known[m.group(1)] not in wanted:
+            wanted.append(known[m.group(1)])
+    if not wanted:
+        return code, []
+    return insert_at_top(code, wanted), wanted
+
+
+def init_counters(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``failing += 1`` with ``failing`` never assigned: a counter the script forgot to start. It
+    is started at 0 before the top-level statement that first counts (a small model told "undefined
+    name 'failing'" rewrote the same line for three rounds in a real run). Only names that are
+    never assigned otherwise, only ``+=``/``-=`` by a number, only at module level or in loops.
+
+    Returns the script and the names started.
+    """
+    undefined = _undefined_names(findings)
+    tree = parsed(code) if undefined else None
+    if tree is None:
+        return code, []
+    counted = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AugAssign)}
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in counted}
+    in_function = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                   for n in ast.walk(f)}
+    first: dict[str, int] = {}   # name -> index of the top-level statement that counts it first
+    for i, st in enumerate(tree.body):
+        for n in ast.walk(st):
+            if (isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Add, ast.Sub)) and isinstance(n.target, ast.Name)
+                    and n.target.id in undefined and n.target.id not in stored and id(n) not in in_function
+                    and isinstance(n.value, ast.Constant) and type(n.value.value) in (int, float)):
+                first.setdefault(n.target.id, i)
+    if not first:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for name, i in sorted(first.items(), key=lambda x: -x[1]):
+        at = tree.body[i].lineno - 1
+        while at > 0 and lines[at - 1].lstrip().startswith("#"):   # above the statement's own comment
+            at -= 1
+        lines.insert(at, f"{name} = 0\n")
+    return "".join(lines), sorted(first)
+
+
+def _undefined_names(findings: list[dict]) -> set[str]:
+    """The names pyflakes found used but never defined."""
+    return {m.group(1) for f in findings if f.get("kind") == "pyflakes"
+            for m in [_UNDEFINED.search(f.get("message", ""))] if m}
+
+
+def _stored_names(tree: ast.AST) -> set[str]:
+    """Every name the script assigns, imports or defines somewhere (then it is not ours to drop)."""
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    names |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+              for a in n.args + n.kwonlyargs + n.posonlyargs + [x for x in (n.vararg, n.kwarg) if x]}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    return names
+
+
+def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``f(width=0.5, **kwargs)`` at a place where no ``kwargs`` exists: a library function's own
+    signature copied into a call (in a real run all three candidates of a round failed only on
+    it). The unpacking argument is removed; the call keeps every argument it names. Only names
+    that are assigned nowhere in the script.
+
+    Returns the script and the arguments removed.
+    """
+    undefined = _undefined_names(findings)
+    tree = parsed(code) if undefined else None
+    if tree is None:
+        return code, []
+    undefined -= _stored_names(tree)
+    cuts = []   # (start, end, text) of each argument with its separating comma, in characters
+    lines = code.splitlines(keepends=True)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        args = sorted(node.args + node.keywords, key=lambda a: (a.lineno, a.col_offset))   # positions include * and **
+        for i, a in enumerate(args):
+            value = a.value if isinstance(a, (ast.Starred, ast.keyword)) else None
+            if not (isinstance(value, ast.Name) and value.id in undefined
+                    and (isinstance(a, ast.Starred) or a.arg is None)):
+                continue
+            start, end = offset(lines, a.lineno, a.col_offset), offset(lines, a.end_lineno, a.end_col_offset)
+            if i > 0:   # from the comma after the previous argument
+                prev_end = offset(lines, args[i - 1].end_lineno, args[i - 1].end_col_offset)
+                start = prev_end + code[prev_end:start].index(",")
+            elif i + 1 < len(args):   # the first argument: up to the next one
+                end = offset(lines, args[i + 1].lineno, args[i + 1].col_offset)
+            cuts.append((start, end, ("*" if isinstance(a, ast.Starred) else "**") + value.id))
+    if not cuts:
+        return code, []
+    for start, end, _ in sorted(cuts, reverse=True):
+        code = code[:start] + code[end:]
+    return code, [f"removed {what} (undefined here)" for *_, what in sorted(cuts)]
+
+
+@functools.lru_cache(maxsize=1)
+def pdk_layer_names() -> frozenset[str]:
+    """The layer names of gdsfactory's generic PDK (WG, SLAB90, M1, ...); empty without gdsfactory."""
+    try:
+        from gdsfactory.gpdk import LAYER
+    except Exception:  # noqa: BLE001 - a Python without gdsfactory has no layer names to offer
+        return frozenset()
+    return frozenset(n for n in dir(LAYER) if n.isupper() and not n.startswith("_"))
+
+
+def quote_pdk_layer_names(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``rib(layer=WG, layer_slab=SLAB90)`` in a gdsfactory script with no such variables: the
+    generic PDK's layer names written as Python names (three candidates of a real round failed only
+    on that). gdsfactory takes the name as a string, so an undefined name that is a PDK layer name
+    (any case) given to a ``layer...`` keyword, or inside a ``...layers=(...)`` tuple, becomes
+    ``"WG"``. The output contract then judges the layer numbers as for any other script.
+
+    Returns the script and the names quoted.
+    """
+    undefined = _undefined_names(findings)
+    tree = parsed(code) if undefined and "gdsfactory" in code else None
+    if tree is None:
+        return code, []
+    undefined -= _stored_names(tree)
+    known = pdk_layer_names()
+    spans, quoted = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.keyword) or not node.arg or "layer" not in node.arg:
+            continue
+        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+        for v in values:
+            if isinstance(v, ast.Name) and v.id in undefined and v.id.upper() in known:
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f'"{v.id.upper()}"'))
+                quoted.append(v.id)
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f'wrote {n} as the PDK layer name "{n.upper()}"' for n in dict.fromkeys(quoted)]
+
+
+def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """Rename a keyword argument the called function does not have when exactly one of its real
+    parameters is made of the same words in another order (``mmi1x2(mmi_length=12)`` ->
+    ``length_mmi=12``): the designer's value stays where it was meant to go, where a revision by
+    the model tends to drop the argument. Uses the API check's findings (``same_words``).
+
+    Returns the script and what was renamed.
+    """
+    renames = {(f["line"], f["keyword"]): f["same_words"][0] for f in findings
+               if f.get("kind") == "api" and f.get("keyword") and len(f.get("same_words") or ()) == 1}
+    tree = parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    edits = []   # (line, byte column, old name, new name)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        present = {k.arg for k in node.keywords}
+        for kw in node.keywords:
+            new = renames.get((node.lineno, kw.arg))
+            if new and new not in present:
+                edits.append((kw.lineno, kw.col_offset, kw.arg, new))
+    if not edits:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for line, col, old, new in sorted(edits, reverse=True):
+        raw = lines[line - 1].encode()
+        if raw[col:col + len(old.encode())] == old.encode():
+            lines[line - 1] = (raw[:col] + new.encode() + raw[col + len(old.encode()):]).decode()
+    return "".join(lines), [f"renamed {old}= to {new}=" for _, _, old, new in sorted(edits)]

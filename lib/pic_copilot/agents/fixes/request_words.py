@@ -1,0 +1,368 @@
+"""Fixes that read the request's words: the layer, cell and file it names, bound where the
+script plainly meant them (a reopened layout, a requested layer written as another, a layout
+written in the wrong format, shapes drawn outside the active cell, layer names swapped)."""
+from __future__ import annotations
+
+import ast
+import re
+
+from ...execution.routing import needs_engine_python
+from .rules import fix_pya_import_in_klayout
+from .source import parsed, replace_spans
+
+
+_ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
+
+
+def _is_layout_source(node: ast.AST) -> tuple[bool, list[str]]:
+    """Whether ``node`` builds or reads a Layout (``pya.Layout()``, ``klayout.db.Layout.read("f")``,
+    ``pya.Layout().read("f")``), and the file names it reads."""
+    if not isinstance(node, ast.Call):
+        return False, []
+    f = node.func
+    files = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if isinstance(f, ast.Attribute) and f.attr == "Layout" or isinstance(f, ast.Name) and f.id == "Layout":
+        return True, []
+    if isinstance(f, ast.Attribute) and f.attr == "read":
+        inner = f.value
+        if isinstance(inner, ast.Attribute) and inner.attr == "Layout" or _is_layout_source(inner)[0]:
+            return True, files
+    return False, []
+
+
+def _active_cell_of_layout(node: ast.AST) -> bool:
+    """``layout.top_cell()``, ``layout.top_cells()[0]``, ``layout.active_cell``: the script looking for
+    the cell of a layout it opened itself."""
+    while isinstance(node, (ast.Subscript, ast.Call)):
+        node = node.value if isinstance(node, ast.Subscript) else node.func
+    return (isinstance(node, ast.Attribute) and node.attr in _ACTIVE_CELL_CALLS
+            and isinstance(node.value, ast.Name) and node.value.id == "layout")
+
+
+def _runs_in_klayout(code: str, mode: str) -> bool:
+    """True if ``code`` (after the certain pya-import fix) runs on the open layout in KLayout, where
+    the globals ``layout`` and ``cell`` exist; a script that imports an engine-only module (gdsfactory,
+    the pip ``klayout`` package that the fix cannot remove, ...) runs in the sandbox, where they do not."""
+    return mode == "interactive" and not needs_engine_python(fix_pya_import_in_klayout(code, mode)[0])
+
+
+def _writes_requested_file(tree: ast.AST, request: str) -> bool:
+    """True if the script writes its layout (``layout.write("x.gds")``) to a file the request names:
+    then the layout it builds is the deliverable, not a copy nobody sees."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "write" \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "layout":
+            for a in n.args:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.rsplit("/", 1)[-1] in request:
+                    return True
+    return False
+
+
+def drop_reopened_layout(code: str, mode: str, request: str, inputs=()) -> tuple[str, str | None]:
+    """An interactive pya script that makes its own ``layout`` (``layout = pya.Layout()``, or reads a
+    file the request never names) would edit a copy nobody sees instead of the designer's open
+    layout, which already is the global ``layout`` (and its active cell ``cell``). Those module-level
+    statements go, with the ``layout.read(...)`` and ``cell = layout.top_cell()`` that belong to them.
+
+    Args:
+        code: the script.
+        mode: the request's mode; only "interactive" scripts are changed.
+        request: the designer's words; a file named there is a real input and is left alone.
+        inputs: files the run starts with (also real inputs).
+    """
+    if mode != "interactive" or "gdsfactory" in code:
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    named = {str(i).rsplit("/", 1)[-1] for i in inputs or ()}
+    drop: list[ast.stmt] = []
+    reopened = False
+    for st in tree.body:
+        value = st.value if isinstance(st, (ast.Assign, ast.Expr)) else None
+        targets = [t.id for t in st.targets if isinstance(t, ast.Name)] if isinstance(st, ast.Assign) else []
+        if value is None:
+            continue
+        is_src, files = _is_layout_source(value)
+        if isinstance(st, ast.Expr) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr == "read" and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id == "layout":
+            is_src, files = reopened, [a.value for a in value.args if isinstance(a, ast.Constant)
+                                       and isinstance(a.value, str)]
+        if any(f in request or f.rsplit("/", 1)[-1] in named for f in files if isinstance(f, str)):
+            return code, None   # it reads a file the designer named: a real input
+        if is_src and (targets == ["layout"] or isinstance(st, ast.Expr)):
+            drop.append(st)
+            reopened = True
+        elif reopened and targets == ["cell"] and _active_cell_of_layout(value):
+            drop.append(st)
+    if not drop or _writes_requested_file(tree, request):
+        return code, None
+    lines = code.splitlines(keepends=True)
+    for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
+        del lines[st.lineno - 1:st.end_lineno]
+    out = "".join(lines)
+    if not _runs_in_klayout(out, mode):
+        return code, None   # it would still run in the sandbox, where no open layout exists
+    first = ast.get_source_segment(code, drop[0]) or "layout = ..."
+    return out, f"removed `{first.strip()}` (the open layout is `layout`, its active cell `cell`)"
+
+
+def _layer_calls(tree: ast.AST) -> list[ast.Call]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("layer", "find_layer") and len(n.args) == 2 and not n.keywords]
+
+
+def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
+    """A pya script that addresses exactly one layer, by literal numbers, when the request names
+    exactly one other layer: the numbers are the worked example's (a small model keeps
+    `LAYER, DATATYPE = 20, 0` from a recipe when asked for layer 2/0, measured in real runs),
+    so they are replaced by the requested ones.
+
+    Args:
+        code: the script.
+        request: the designer's words ("on layer 2/0").
+    """
+    from ..evaluator import requested_layers
+
+    wanted = requested_layers(request)
+    if len(wanted) != 1 or "gdsfactory" in code:
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    # module-level names bound to int literals (LAYER, DATATYPE = 20, 0 or LAYER = 20)
+    bound: dict[str, ast.Constant] = {}
+    for st in tree.body:
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
+            continue
+        t, v = st.targets[0], st.value
+        pairs = (zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple)
+                 and len(t.elts) == len(v.elts) else [(t, v)])
+        for name, val in pairs:
+            if isinstance(name, ast.Name) and isinstance(val, ast.Constant) and type(val.value) is int:
+                bound[name.id] = val
+    reassigned = [t.id for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign))
+                  for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                  for t in (target.elts if isinstance(target, ast.Tuple) else [target]) if isinstance(t, ast.Name)]
+    literals = []   # (the Constant nodes giving layer and datatype) per layer call
+    for call in _layer_calls(tree):
+        nodes = []
+        for a in call.args:
+            if isinstance(a, ast.Constant) and type(a.value) is int:
+                nodes.append(a)
+            elif isinstance(a, ast.Name) and a.id in bound and reassigned.count(a.id) == 1:
+                nodes.append(bound[a.id])
+        if len(nodes) != 2:
+            return code, None   # a layer from a variable or a loop: not ours to change
+        literals.append(nodes)
+    pairs = {(a.value, b.value) for a, b in literals}
+    if len(pairs) != 1 or wanted[0] in pairs:
+        return code, None
+    (old,) = pairs
+    edits = {(n.lineno, n.col_offset, n.end_col_offset, str(w)) for nodes in literals for n, w in zip(nodes, wanted[0])}
+    return replace_spans(code, edits), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
+
+
+def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Constant, int]]] | None:
+    """Every layer a pya / klayout.db script addresses by numbers, with the literal nodes that give
+    them (and whether each gives the layer, 0, or the datatype, 1): ``layout.layer(3, 0)``, ``VIA = (3, 0)`` read by ``layout.layer(VIA)`` or ``(*VIA)``, and
+    ``L, D = 3, 0`` read by ``layout.layer(L, D)``. None when a layer comes from anything else (a
+    loop, a computed value): then the script's layers are not all known."""
+    pairs: dict[str, list[ast.Constant]] = {}   # NAME = (3, 0) at module level
+    ints: dict[str, ast.Constant] = {}          # NAME = 3 (or L, D = 3, 0)
+    for st in tree.body:
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
+            continue
+        t, v = st.targets[0], st.value
+        if isinstance(t, ast.Name) and isinstance(v, ast.Tuple) and len(v.elts) == 2 \
+                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
+            pairs[t.id] = list(v.elts)
+        for name, val in (zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple)
+                          and len(t.elts) == len(v.elts) else [(t, v)]):
+            if isinstance(name, ast.Name) and isinstance(val, ast.Constant) and type(val.value) is int:
+                ints[name.id] = val
+    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    out: dict[tuple[int, int], list[tuple[ast.Constant, int]]] = {}
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in ("layer", "find_layer") and not n.keywords):
+        args = call.args
+        if len(args) == 1 and isinstance(args[0], (ast.Name, ast.Starred)):
+            name = args[0].value if isinstance(args[0], ast.Starred) else args[0]
+            nodes = pairs.get(name.id) if isinstance(name, ast.Name) and stored.count(name.id) == 1 else None
+        elif len(args) == 2:
+            nodes = [a if isinstance(a, ast.Constant) and type(a.value) is int else
+                     ints.get(a.id) if isinstance(a, ast.Name) and stored.count(a.id) == 1 else None for a in args]
+            nodes = nodes if all(nodes) else None
+        else:
+            nodes = None
+        if nodes is None:
+            return None
+        spec = (nodes[0].value, nodes[1].value)
+        out.setdefault(spec, []).extend((n, i) for i, n in enumerate(nodes) if all(n is not m for m, _ in out[spec]))
+    return out
+
+
+def rebind_one_wrong_layer(code: str, request: str) -> tuple[str, str | None]:
+    """A pya / klayout.db script that reads or writes the layers the request names but one, which
+    it replaces by a layer the request never names: ``VIA = (4, 0)`` for "every via (layer 3/0)
+    must be enclosed by metal (layer 2/0)" read an empty layer and reported no violation in a real
+    run. With exactly one such layer on each side, the script's becomes the requested one."""
+    from ..evaluator import requested_layers
+
+    wanted = requested_layers(request)
+    tree = parsed(code) if len(wanted) >= 2 and "gdsfactory" not in code else None
+    used = _layer_literals(tree) if tree is not None else None
+    if not used:
+        return code, None
+    extra = [l for l in used if l not in wanted]
+    missing = [l for l in wanted if l not in used]
+    if len(extra) != 1 or len(missing) != 1:
+        return code, None
+    (old,), (new,) = extra, missing
+    spans = {(n.lineno, n.col_offset, n.end_col_offset, str(new[i])) for n, i in used[old]}
+    return replace_spans(code, spans), f"layer {old[0]}/{old[1]} -> {new[0]}/{new[1]} (the one layer of the request the script did not use)"
+
+
+_COMPRESSION_WORDS = re.compile(r"gzip|gz\b|compress|zipped", re.IGNORECASE)
+
+
+def write_layout_by_suffix(code: str, request: str) -> tuple[str, str | None]:
+    """``layout.write(name, True, options)``, ``write(name, gzip=True)``, ``write(name, SaveLayoutOptions())``:
+    the first signature of ``Layout.write`` in KLayout's reference is the deprecated
+    ``write(filename, gzip, options)``, and a small model copies its flag, so the file is gzip data
+    (a real b06 run: "out.oas is not an OASIS file"); and a fresh ``SaveLayoutOptions()`` has the
+    format GDS2, so ``out.oas`` gets GDS bytes (measured with pip klayout 0.30). Unless the request asks
+    for compression, the flag goes, and a default options object goes too: ``write(filename)`` picks
+    the format from the file's suffix.
+
+    Args:
+        code: the script.
+        request: the designer's words; "gzip", ".gz", "compressed" keep the flag.
+    """
+    tree = parsed(code) if "write" in code else None
+    if tree is None:
+        return code, None
+    keep_gzip = bool(_COMPRESSION_WORDS.search(request))
+
+    def default_options(a: ast.AST) -> bool:
+        f = a.func if isinstance(a, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        return name == "SaveLayoutOptions" and not a.args and not a.keywords
+
+    edits, what = [], set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "write"
+                and n.args and len(n.args) <= 3):
+            continue
+        args, kws = list(n.args), list(n.keywords)
+        if not keep_gzip and len(args) in (2, 3) and isinstance(args[1], ast.Constant) and args[1].value is True:
+            args.pop(1)
+            what.add("gzip")
+        if not keep_gzip and any(k.arg == "gzip" and isinstance(k.value, ast.Constant) and k.value.value is True for k in kws):
+            kws = [k for k in kws if k.arg != "gzip"]
+            what.add("gzip")
+        if len(args) == 2 and default_options(args[1]):
+            args.pop(1)
+            what.add("options")
+        if any(k.arg == "options" and default_options(k.value) for k in kws):
+            kws = [k for k in kws if k.arg != "options"]
+            what.add("options")
+        if (args, kws) != (n.args, n.keywords):
+            edits.append((n, ast.unparse(ast.Call(func=n.func, args=args, keywords=kws))))
+    if not edits or any(n.lineno != n.end_lineno for n, _ in edits):
+        return code, None   # nothing to do, or a call over several lines: left to the checks
+    why = {"gzip": "gzip=True writes gzip data, and the request does not ask for compression",
+           "options": "a default SaveLayoutOptions() writes GDS2 whatever the suffix"}
+    fixed = replace_spans(code, [(n.lineno, n.col_offset, n.end_col_offset, text) for n, text in edits])
+    return fixed, "layout written in the format of its file name (" + "; ".join(why[w] for w in sorted(what)) + ")"
+
+
+def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, str | None]:
+    """An interactive pya script that makes a new cell the request never asks for and never places
+    it (``new = layout.create_cell("NEW_LAYER")`` ... ``new.shapes(li).insert(box)``) draws into a
+    top cell the designer does not see: measured in the GUI with "draw a 10 um x 5 um rectangle on
+    layer 1/0". The cell it meant is the active one, the global ``cell``.
+
+    Args:
+        code: the script.
+        mode: only "interactive" scripts are changed.
+        request: the designer's words; a cell they name or ask for ("a new cell") is left alone.
+    """
+    from ..evaluator import requested_cell_names
+
+    if mode != "interactive" or "gdsfactory" in code or requested_cell_names(request) \
+            or re.search(r"\b(new|sub-?|child|another)\s*cells?\b|\bcells?\s+(named|called)\b", request, re.IGNORECASE):
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    placed = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in ("cell_index", "name")
+              and isinstance(n.value, ast.Name)}
+    changed, lines = [], code.splitlines(keepends=True)
+    for st in reversed(tree.body):
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+                and st.value.func.attr == "create_cell" and isinstance(st.value.func.value, ast.Name)
+                and st.value.func.value.id == "layout" and st.lineno == st.end_lineno):
+            continue
+        name = st.targets[0].id
+        if name in placed and name != "cell":
+            continue   # it is instantiated or named somewhere: a real new cell
+        indent = lines[st.lineno - 1][:st.col_offset]
+        lines[st.lineno - 1] = "" if name == "cell" else f"{indent}{name} = cell\n"
+        changed.append(name)
+    if not changed or not _runs_in_klayout("".join(lines), mode):
+        return code, None   # in the sandbox there is no active cell to draw into
+    return "".join(lines), f"drew into the active cell instead of a new, unplaced cell ({', '.join(changed)})"
+
+
+def _name_stems(identifier: str) -> set[str]:
+    from ...checks.deck_rules import _stem
+
+    return {_stem(w) for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", identifier) if w}
+
+
+def bind_named_layers(code: str, request: str) -> tuple[str, str | None]:
+    """Layers bound to names that say what they are (``METAL = (3, 0)``, ``via_layer = 2, 0``,
+    ``wg = layout.layer(1, 0)``) but swapped against the request's words ("every via (layer 3/0)
+    must be enclosed by metal (layer 2/0)": a real m07 answer read metal from 3/0 and vias from 2/0
+    for three rounds). When every name that matches one of the request's named layers holds another
+    of the request's layers, the numbers are set to the ones the request gives that name.
+
+    Args:
+        code: the script.
+        request: the designer's words (layers and their names, see checks.deck_rules.layer_names).
+    """
+    from ...checks.deck_rules import layer_names
+
+    defined = [(name[-1], layer) for name, layer in layer_names(request) if name]
+    heads = [h for h, _ in defined]
+    named = {h: layer for h, layer in defined if heads.count(h) == 1}   # "first metal", "second metal": neither
+    if len(named) < 2 or len(set(named.values())) != len(named):
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    found = []   # (name, the two Constant nodes, requested layer)
+    for st in ast.walk(tree):
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
+            continue
+        v = st.value
+        args = v.args if isinstance(v, ast.Call) else v.elts if isinstance(v, ast.Tuple) else []
+        nodes = [a for a in args if isinstance(a, ast.Constant) and type(a.value) is int]
+        if len(args) != 2 or len(nodes) != 2:
+            continue
+        heads = [h for h in _name_stems(st.targets[0].id) if h in named]
+        if len(heads) == 1:
+            found.append((st.targets[0].id, nodes, named[heads[0]]))
+    wrong = [(n, nodes, want) for n, nodes, want in found if (nodes[0].value, nodes[1].value) != want]
+    requested = set(named.values())
+    if not wrong or any((nodes[0].value, nodes[1].value) not in requested for _, nodes, _ in wrong):
+        return code, None
+    edits = {(c.lineno, c.col_offset, c.end_col_offset, str(w)) for _, nodes, want in wrong for c, w in zip(nodes, want)}
+    said = ", ".join(f"{n} = {w[0]}/{w[1]}" for n, _, w in wrong)
+    return replace_spans(code, edits), f"{said} (the layers the request gives these names)"

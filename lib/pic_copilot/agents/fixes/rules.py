@@ -1,0 +1,272 @@
+"""Request-free certain fixes: mistakes a small model makes whose correction leaves no doubt,
+made on the script itself instead of costing a revision round (a 1.5B model asked to fix one of
+them often breaks something else, or repeats the mistake for three rounds).
+
+Each fix is a function ``(code, mode) -> (code, description or None)``; :func:`apply_fixes` runs
+them all; :func:`request_free_fixes` is the one sequence of them and of the findings fixes
+(:mod:`.findings`) that the pipeline and the Fix macro flow apply.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable
+
+from ...checks.static import IMPORTS, needs_pdk_activation
+from .findings import add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names, rename_reordered_keywords
+from .source import insert_at_top, parsed, replace_spans
+
+
+# `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
+_FROM_ALIAS = re.compile(r"^(?P<indent>[ \t]*)from\s+(?P<mod>[\w.]+)\s+import\s+(?P<name>\w+)\s*$", re.MULTILINE)
+_PYA_IMPORT = re.compile(r"^[ \t]*(?:import\s+klayout\.db\s+as\s+(?P<a>\w+)|from\s+klayout\s+import\s+db\s+as\s+(?P<b>\w+)"
+                         r"|import\s+pya|from\s+klayout\s+import\s+db|import\s+klayout\.db|import\s+klayout)[ \t]*(?:#.*)?$", re.MULTILINE)
+_WRITE_GDS = re.compile(r"\.write_gds\((?P<args>[^()]*)\)")
+
+
+def fix_alias_import(code: str, mode: str) -> tuple[str, str | None]:
+    """`from gdsfactory import gf` -> `import gdsfactory as gf` (and the same for np, plt, ...)."""
+    done = []
+
+    def sub(m: re.Match) -> str:
+        right = IMPORTS.get(m.group("name"))
+        if right and right == f"import {m.group('mod')} as {m.group('name')}":
+            done.append(m.group(0).strip())
+            return m.group("indent") + right
+        return m.group(0)
+
+    out = _FROM_ALIAS.sub(sub, code)
+    return out, (f"replaced `{done[0]}` by `{IMPORTS[done[0].split()[-1]]}`" if done else None)
+
+
+def fix_pdk_activation(code: str, mode: str) -> tuple[str, str | None]:
+    """gdsfactory 9 builds nothing without an active PDK: add `gf.gpdk.PDK.activate()` after the import."""
+    if not needs_pdk_activation(code):
+        return code, None
+    m = re.search(r"^[ \t]*import\s+gdsfactory\s+as\s+(\w+)[ \t]*$", code, re.MULTILINE)
+    if m:
+        line = f"{m.group(1)}.gpdk.PDK.activate()"
+    elif re.search(r"^[ \t]*import\s+gdsfactory[ \t]*$", code, re.MULTILINE):
+        m = re.search(r"^[ \t]*import\s+gdsfactory[ \t]*$", code, re.MULTILINE)
+        line = "gdsfactory.gpdk.PDK.activate()"
+    else:
+        return code, None
+    if m.group(0).startswith((" ", "\t")):
+        return code, None   # an import inside a function: leave it to the checks
+    out = code[:m.end()] + "\n" + line + code[m.end():]
+    return out, f"added `{line}` after the gdsfactory import"
+
+
+def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
+    """An interactive pya-only script that imports `klayout.db` would be sent to the sandbox,
+    where the open layout does not exist: inside KLayout `pya` is predefined, so the import goes
+    (an alias such as `kdb` becomes `kdb = pya`)."""
+    if mode != "interactive" or "gdsfactory" in code or not re.search(r"\b(layout|cell)\b", code):
+        return code, None
+    if not re.search(r"klayout", code):
+        return code, None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, None
+    assigned = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    if {"layout", "cell"} & assigned and re.search(r"\b(Layout\(\)|\.read\()", code):
+        return code, None   # it builds or reads its own layout: a standalone script
+    changed = []
+
+    def sub(m: re.Match) -> str:
+        alias = m.group("a") or m.group("b")
+        changed.append(m.group(0).strip())
+        return f"{alias} = pya" if alias and alias != "pya" else ""
+
+    out = re.sub(r"\bklayout\.db\.", "pya.", _PYA_IMPORT.sub(sub, code))
+    if not changed or "klayout" in out:
+        return code, None
+    return out, f"removed `{changed[0]}` (pya is predefined in KLayout)"
+
+
+def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
+    """KLayout 0.28.5 cannot read gdsfactory 9's default GDS: interactive scripts write it with
+    `with_metadata=False`."""
+    if mode != "interactive" or "gdsfactory" not in code:
+        return code, None
+    n = 0
+
+    def sub(m: re.Match) -> str:
+        nonlocal n
+        args = m.group("args").strip()
+        if "with_metadata" in args or not args:
+            return m.group(0)
+        n += 1
+        return f".write_gds({args}, with_metadata=False)"
+
+    out = _WRITE_GDS.sub(sub, code)
+    return out, ("added with_metadata=False to write_gds" if n else None)
+
+
+def fix_gdsfactory_int_layers(code: str, mode: str) -> tuple[str, str | None]:
+    """gdsfactory 9 reads ``layer=10`` as an index into its layout's layer list, not GDS layer 10/0
+    (``add_label(..., layer=10)`` drew on 111/0 in a test): a whole-number ``layer=`` keyword in a
+    gdsfactory script becomes the ``(10, 0)`` the designer meant, and the designer's notation
+    written as Python, ``layer=10/0`` (a division by zero: all three candidates of a round of a real
+    run), becomes ``(10, 0)`` too. KLayout's own keyword forms
+    (``LayerInfo(layer=10, datatype=0)``, ``layout.layer(...)``) are left alone."""
+    if "gdsfactory" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if func in ("LayerInfo", "layer", "find_layer") or any(k.arg == "datatype" for k in node.keywords):
+            continue
+        for k in node.keywords:
+            v = k.value
+            if not (k.arg or "").startswith("layer") or k.arg == "layers" or v.lineno != v.end_lineno:
+                continue   # layer=, layer_slab=, layer_trench=: each a layer spec
+            if isinstance(v, ast.Constant) and type(v.value) is int:
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.value}, 0)", f"{k.arg}={v.value}"))
+            elif (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Div)   # layer=10/0: the designer's "10/0"
+                  and all(isinstance(x, ast.Constant) and type(x.value) is int for x in (v.left, v.right))):
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, f"({v.left.value}, {v.right.value})",
+                              f"{k.arg}={v.left.value}/{v.right.value}"))
+    if not spans:
+        return code, None
+    _, _, _, new, old = spans[0]
+    return (replace_spans(code, [s[:4] for s in spans]),
+            f"wrote {old} as {old.split('=')[0]}={new}" + (f" and {len(spans) - 1} more" if len(spans) > 1 else "")
+            + " (gdsfactory reads a bare number as a layer index; 10/0 is a division)")
+
+
+_KLAYOUT_SIBLINGS = ("rdb", "tl", "lay")   # pip klayout splits pya into klayout.db and these
+
+
+def fix_klayout_submodule_names(code: str, mode: str) -> tuple[str, str | None]:
+    """``import klayout.db as pya`` then ``pya.ReportDatabase(...)``: inside KLayout pya has every
+    class, but pip klayout keeps the report database in ``klayout.rdb`` (and the timer etc. in
+    ``klayout.tl``), so the script fails ("module 'klayout.db' has no attribute 'ReportDatabase'"
+    for two rounds of a real run). Such names are written ``klayout.rdb.ReportDatabase`` and the
+    module is imported. Only names the installed klayout.db lacks and a sibling module has."""
+    if "klayout" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    aliases = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "klayout.db" and a.asname}
+        elif isinstance(node, ast.ImportFrom) and node.module == "klayout":
+            aliases |= {a.asname or a.name for a in node.names if a.name == "db"}
+    if not aliases:
+        return code, None
+    import importlib
+
+    try:
+        kdb = importlib.import_module("klayout.db")
+        siblings = {m: importlib.import_module(f"klayout.{m}") for m in _KLAYOUT_SIBLINGS}
+    except ImportError:
+        return code, None
+    spans, mods = [], []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and not hasattr(kdb, node.attr)):
+            mod = next((m for m, sib in siblings.items() if hasattr(sib, node.attr)), None)
+            if mod and node.lineno == node.end_lineno:
+                spans.append((node.lineno, node.col_offset, node.end_col_offset, f"klayout.{mod}.{node.attr}"))
+                mods += [mod] if mod not in mods else []
+    if not spans:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(spans, reverse=True):   # AST columns are UTF-8 byte offsets
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
+    out = insert_at_top("".join(lines), [f"import klayout.{m}" for m in mods])
+    return out, f"wrote {spans[0][3]} (pip klayout keeps it outside klayout.db)"
+
+
+def _at_end_loops(tree: ast.AST):
+    """(loop, iterator name) for every ``while not it.at_end():`` loop of KLayout's iterators."""
+    for n in ast.walk(tree):
+        t = n.test if isinstance(n, ast.While) else None
+        if (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Call)
+                and isinstance(t.operand.func, ast.Attribute) and t.operand.func.attr == "at_end"
+                and isinstance(t.operand.func.value, ast.Name)):
+            yield n, t.operand.func.value.id
+
+
+def _is_next_call(st: ast.AST, name: str) -> bool:
+    return (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+            and st.value.func.attr == "next" and isinstance(st.value.func.value, ast.Name) and st.value.func.value.id == name)
+
+
+def fix_iterator_next_outside_loop(code: str, mode: str) -> tuple[str, str | None]:
+    """``while not it.at_end(): ...`` with ``it.next()`` written one indent too far left, right after
+    the loop: the loop never advances and runs until the time limit (three rounds of a real
+    interactive run, 30 s each). When the loop's body never calls ``it.next()`` and the statement
+    right after the loop is that call, it is indented into the loop's body."""
+    tree = parsed(code) if "at_end" in code else None
+    if tree is None:
+        return code, None
+    parents = {id(c): p for p in ast.walk(tree) for f in ("body", "orelse", "finalbody")
+               for c in (getattr(p, f, None) if isinstance(getattr(p, f, None), list) else [])}
+    lines = code.splitlines(keepends=True)
+    moved = []
+    for loop, name in _at_end_loops(tree):
+        if any(_is_next_call(st, name) for st in ast.walk(loop) if isinstance(st, ast.stmt)):
+            continue
+        parent = parents.get(id(loop))
+        siblings = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                         if loop in (getattr(parent, f, None) or [])), []) if parent else []
+        after = siblings[siblings.index(loop) + 1] if loop in siblings[:-1] else None
+        if after is None or not _is_next_call(after, name) or after.lineno != after.end_lineno:
+            continue
+        body_indent = lines[loop.body[0].lineno - 1][:loop.body[0].col_offset]
+        lines[after.lineno - 1] = body_indent + lines[after.lineno - 1].lstrip()
+        moved.append(name)
+    if not moved:
+        return code, None
+    return "".join(lines), f"moved {moved[0]}.next() into its while loop (it never advanced and would run forever)"
+
+
+FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+         fix_klayout_submodule_names, fix_iterator_next_outside_loop)
+
+
+def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
+    """Every certain fix that applies; returns the script and what was changed."""
+    done = []
+    for fix in FIXES:
+        code, what = fix(code, mode)
+        if what:
+            done.append(what)
+    return code, done
+
+
+def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[dict]]) -> tuple[str, list[str]]:
+    """The certain fixes that need no request words, in their one order: :func:`apply_fixes`,
+    then, from the static findings of that script, :func:`add_missing_imports` and
+    :func:`rename_reordered_keywords`. The pipeline runs them after its request-based fixes; the
+    Fix macro flow runs them on a broken macro before any revision.
+
+    Args:
+        code: the script.
+        mode: "interactive" or "sandbox".
+        findings_of: the caller's static check of a script (it decides the symbol index, the
+            check library...); called once, on the script after :func:`apply_fixes`.
+
+    Returns:
+        The script and what was changed, in the order it was done.
+    """
+    code, done = apply_fixes(code, mode)
+    findings = findings_of(code)
+    code, added = add_missing_imports(code, findings, mode)
+    code, renamed = rename_reordered_keywords(code, findings)
+    code, started = init_counters(code, findings)
+    code, unpacked = drop_undefined_unpacking(code, findings)
+    code, layer_names = quote_pdk_layer_names(code, findings)
+    return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
+                  + unpacked + layer_names)
