@@ -513,3 +513,25 @@ def test_a_script_cut_off_at_the_length_limit_goes_back_without_running(executed
     text = user_text(bodies(reqs, "Revise the script")[0])
     assert "cut off at the answer length limit" in text and "SyntaxError" not in text
     assert executed == [good]
+
+
+def test_open_layout_reaches_the_prompts_in_words_that_name_the_real_objects():
+    """The open layout's summary is a sentence, not an object a small model can paste into its
+    script (``layout = {"file": "unsaved", ...}`` was computed from instead of the layout)."""
+    from pic_copilot.agents.planner import context_text
+
+    summary = {"file": "unsaved", "dbu": 0.001, "active_cell": "TOP", "top_cells": ["TOP", "OTHER"],
+               "layers": [{"layer": 1, "datatype": 0, "name": "", "shapes": 4},
+                          {"layer": 2, "datatype": 0, "name": "metal", "shapes": 1}],
+               "bbox_um": [0.0, 0.0, 124.0, 100.5]}
+    text = context_text(summary)
+    assert "{" not in text and "[" not in text
+    for fact in ("global `layout`", "database unit 0.001 um", "active cell TOP (the global `cell`)", "other top cells OTHER",
+                 "1/0 (4 shapes)", '2/0 "metal" (1 shape)', "(0, 0) to (124, 100.5) um"):
+        assert fact in text, fact
+    many = dict(summary, layers=[{"layer": i, "datatype": 0, "name": "", "shapes": 1} for i in range(25)])
+    assert "and 5 more" in context_text(many) and "24/0" not in context_text(many)
+    assert "no layers yet" in context_text({"file": "unsaved", "dbu": 0.001, "layers": []})
+    assert context_text(None) == ""
+    sel = context_text(dict(summary, selection=[{"kind": "box", "layer": 1, "datatype": 0, "bbox": [0, 0, 1, 1]}]))
+    assert "Selected (also in the script's `selection` list)" in sel

@@ -33,13 +33,49 @@ def new_agent() -> Agent:
     return Agent("planner", prompts.text("planner"), prompts.fewshot("planner"))
 
 
-def context_text(layout_context: dict | None) -> str:
+def _num(x) -> str:
+    """A coordinate or size as a designer writes it: 124, 0.5 (no trailing zeros)."""
+    return f"{float(x):g}" if isinstance(x, (int, float)) else str(x)
+
+
+def context_text(layout_context: dict | None, max_layers: int = 20) -> str:
+    """The open layout described in words for the planner's and the programmer's prompts.
+
+    In words rather than as a JSON object: a 1.5B model shown the summary as an object pasted it
+    into its script (``layout = {"file": "unsaved", ...}``) and computed from that copy instead of
+    the open layout. The sentence names the globals that hold the real objects.
+
+    Args:
+        layout_context: the open layout's summary (the bridge's ``layout_summary``), or None.
+        max_layers: layers listed at most; the rest are counted.
+    """
     if not layout_context:
         return ""
-    keep = {k: layout_context[k] for k in ("file", "dbu", "active_cell", "top_cells", "layers", "bbox_um")
-            if k in layout_context}
-    text = json.dumps(keep, separators=(",", ":"))
-    text = "Open layout: " + (text[:600] + "..." if len(text) > 600 else text)
+    c = layout_context
+    parts = [f"file {c.get('file') or 'unsaved'}"]
+    if c.get("dbu") is not None:
+        parts.append(f"database unit {_num(c['dbu'])} um")
+    if c.get("active_cell"):
+        parts.append(f"active cell {c['active_cell']} (the global `cell`)")
+    tops = [t for t in c.get("top_cells") or [] if t != c.get("active_cell")]
+    if tops:
+        parts.append("other top cells " + ", ".join(tops[:10]) + (" ..." if len(tops) > 10 else ""))
+    layers = c.get("layers") or []
+    if layers:
+        def one(l: dict) -> str:
+            name = f' "{l["name"]}"' if l.get("name") else ""
+            n = l.get("shapes")
+            return f"{l.get('layer')}/{l.get('datatype')}{name}" + ("" if n is None else f" ({n} shape{'' if n == 1 else 's'})")
+        listed = ", ".join(one(l) for l in layers[:max_layers])
+        more = f" and {len(layers) - max_layers} more" if len(layers) > max_layers else ""
+        parts.append(f"layers {listed}{more}")
+    else:
+        parts.append("no layers yet")
+    box = c.get("bbox_um") or []
+    if len(box) == 4:
+        parts.append(f"the active cell spans ({_num(box[0])}, {_num(box[1])}) to ({_num(box[2])}, {_num(box[3])}) um")
+    text = ("Open layout (already loaded as the global `layout`, a pya.Layout; read and edit that object, "
+            "do not write these facts into the script): " + "; ".join(parts) + ".")
     selection = layout_context.get("selection") or []
     if selection:  # "make the selected waveguide wider" needs the shape itself (the script gets `selection` too)
         sel = json.dumps(selection[:5], separators=(",", ":"))
