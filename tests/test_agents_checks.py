@@ -554,3 +554,42 @@ def test_the_one_layer_a_script_swapped_for_another_is_set_back():
     assert fixes.rebind_one_wrong_layer(two, prompt) == (two, None)
     looped = "import klayout.db as pya\nly = pya.Layout()\nfor l in (2, 4):\n    ly.layer(l, 0)\n"
     assert fixes.rebind_one_wrong_layer(looped, prompt) == (looped, None)
+
+
+def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_the_one_that_has_it():
+    """cell.layer_indexes() / layout.dbbox() / cell.dbu: the bridge's `layout` and `cell` are typed
+    (pya.Layout, pya.Cell), so the API check finds the attribute the class lacks and names the other
+    global that has it; the fix rewrites every such use and the script then runs."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("import json\ncounts = {}\nfor li in cell.layer_indexes():\n    info = layout.get_info(li)\n"
+            "    counts[f'{info.layer}/{info.datatype}'] = cell.shapes(li).size()\n"
+            "box = layout.dbbox()\nprint(cell.dbu, box.width())\njson.dump(counts, open('c.json', 'w'))\n")
+    found = [f for f in checks.static_findings(code, "interactive", idx, interactive_pya=True)[0] if f["kind"] == "api"]
+    assert {(f["receiver"], f["attribute"], f["use"]) for f in found} == {
+        ("cell", "layer_indexes", "layout"), ("layout", "dbbox", "cell"), ("cell", "dbu", "layout")}
+    assert "write layout.layer_indexes" in " ".join(f["message"] for f in found)
+    fixed, done = fixes.request_free_fixes(code, "interactive",
+                                           lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0])
+    assert done == ["cell.layer_indexes -> layout.layer_indexes", "layout.dbbox -> cell.dbbox", "cell.dbu -> layout.dbu"]
+    assert checks.static_findings(fixed, "interactive", idx, interactive_pya=True)[0] == []
+    # the fixed script runs on a real layout with the bridge's globals
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    cell.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 500))
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+            assert open("c.json").read() == '{"1/0": 1}'
+        finally:
+            os.chdir(cwd)
+    # a script that makes its own layout is not judged by the bridge's globals, nor outside KLayout
+    own = "layout = pya.Layout()\ncell = layout.create_cell('A')\nprint(cell.layer_indexes())\n"
+    assert not [f for f in checks.static_findings(own, "interactive", idx, interactive_pya=True)[0] if f.get("receiver")]
+    assert not [f for f in checks.static_findings(code, "sandbox", idx)[0] if f.get("receiver")]

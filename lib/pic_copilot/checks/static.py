@@ -24,6 +24,8 @@ from ..config import project_root
 
 # names the bridge defines for scripts that run in KLayout (docs/EXECUTION_CONTEXT.md)
 BRIDGE_GLOBALS = ("pya", "layout", "cell", "view", "cellview", "dbu", "selection", "workdir")
+#: the classes of the bridge's object globals: their attributes are checked like a module's
+BRIDGE_GLOBAL_TYPES = {"layout": "pya.Layout", "cell": "pya.Cell", "view": "pya.LayoutView", "cellview": "pya.CellView"}
 PYFLAKES_ERRORS = {"UndefinedName", "UndefinedLocal", "UndefinedExport", "DuplicateArgument", "ReturnOutsideFunction",
                    "YieldOutsideFunction", "ContinueOutsideLoop", "BreakOutsideLoop", "DefaultExceptNotLast",
                    "TwoStarredExpressions", "TooManyExpressionsInStarredAssignment", "ForwardAnnotationSyntaxError",
@@ -154,6 +156,15 @@ def _has(index, name: str) -> bool:
         return True  # when the index cannot answer, do not accuse the script
 
 
+def _global_that_has(index, globals_typed: dict[str, str], receiver: str, attr: str) -> str | None:
+    """The one other typed global (``layout`` for ``cell``) whose class has ``attr``, if ``receiver``
+    is a typed global; None otherwise."""
+    if receiver not in globals_typed:
+        return None
+    holders = [g for g, cls in globals_typed.items() if g != receiver and _has(index, f"{cls}.{attr}")]
+    return holders[0] if len(holders) == 1 else None
+
+
 def same_words(a: str, b: str) -> bool:
     """Two identifiers made of the same words in another order (``mmi_length`` / ``length_mmi``)."""
     wa, wb = a.lower().split("_"), b.lower().split("_")
@@ -191,11 +202,11 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             covered[root] = _has(index, root) if hasattr(index, "has") else False
         return covered[root]
 
-    def report(full: str, line: int, msg: str, **extra):
+    def report(full: str, line: int, msg: str, suggest: bool = True, **extra):
         if full in seen:
             return
         seen.add(full)
-        sug = _suggest(index, full)
+        sug = _suggest(index, full) if suggest else []
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
         findings.append({"kind": "api", "severity": "error", "line": line, "name": full, "suggestions": sug,
                          "message": f"line {line}: {msg}{hint}", **extra})
@@ -221,6 +232,8 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             attr_nodes.append(node)
     inner = {id(n.value) for n in attr_nodes if isinstance(n.value, ast.Attribute)}
     types = _infer_types(tree, aliases, shadowed, index)
+    globals_typed = {n: t for n, t in BRIDGE_GLOBAL_TYPES.items() if n in predefined and n not in shadowed and n not in types}
+    types.update(globals_typed)
     for node in attr_nodes:
         if id(node) in inner:
             continue  # only the longest chain
@@ -245,6 +258,13 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                 found = any(x.rsplit(".", 1)[-1] == full_parts[i - 1] for x in _suggest(index, name))
             if found:
                 break  # e.g. module-level objects such as gdsfactory.gpdk.PDK are not in the index
+            first_attr = parts[0] in globals_typed and i == len(globals_typed[parts[0]].split(".")) + 1
+            holder = _global_that_has(index, globals_typed, parts[0], full_parts[i - 1]) if first_attr else None
+            if holder:   # cell.layer_indexes(): the open layout has it, the active cell does not
+                report(name, node.lineno, f"{parts[0]} ({parent}) has no attribute {full_parts[i - 1]!r}; "
+                                          f"{holder} ({globals_typed[holder]}) has it: write {holder}.{full_parts[i - 1]}.",
+                       suggest=False, receiver=parts[0], use=holder, attribute=full_parts[i - 1])
+                break
             report(name, node.lineno, f"{parent} has no attribute {full_parts[i - 1]!r} ({name} does not exist "
                                       f"in the installed version).")
             break

@@ -1,6 +1,7 @@
 """Fixes made from the static checks' findings: conventional aliases used but never imported,
 keywords whose words the model reordered, counters never started, ``**kwargs`` copied from a
-signature, PDK layer names written as variables."""
+signature, PDK layer names written as variables, a method asked of the active cell that only the
+open layout has (or the other way round)."""
 from __future__ import annotations
 
 import ast
@@ -189,3 +190,31 @@ def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, lis
         if raw[col:col + len(old.encode())] == old.encode():
             lines[line - 1] = (raw[:col] + new.encode() + raw[col + len(old.encode()):]).decode()
     return "".join(lines), [f"renamed {old}= to {new}=" for _, _, old, new in sorted(edits)]
+
+
+def use_the_global_that_has_it(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``cell.layer_indexes()`` -> ``layout.layer_indexes()``: the API check found that the bridge
+    global the script asked lacks the attribute and exactly one other global has it (the open
+    layout and its active cell are the only Layout and Cell a pya edit has). Every use of that
+    attribute on that global is rewritten; a run showed a 1.5B model told "'Cell' object has no
+    attribute 'layer_indexes'" answer ``cell.shapes().layer_indexes()`` for two rounds.
+
+    Returns the script and what was changed.
+    """
+    swaps = {(f["receiver"], f["attribute"]): f["use"] for f in findings
+             if f.get("kind") == "api" and f.get("receiver") and f.get("use") and f.get("attribute")}
+    tree = parsed(code) if swaps else None
+    if tree is None:
+        return code, []
+    spans, done = [], []
+    for n in ast.walk(tree):
+        if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and (n.value.id, n.attr) in swaps
+                and isinstance(n.value.ctx, ast.Load)):
+            v = n.value
+            spans.append((v.lineno, v.col_offset, v.end_col_offset, swaps[(v.id, n.attr)]))
+            what = f"{v.id}.{n.attr} -> {swaps[(v.id, n.attr)]}.{n.attr}"
+            if what not in done:
+                done.append(what)
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), done

@@ -13,7 +13,8 @@ import re
 from typing import Callable
 
 from ...checks.static import IMPORTS, needs_pdk_activation
-from .findings import add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names, rename_reordered_keywords
+from .findings import (add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
+                       rename_reordered_keywords, use_the_global_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
 
@@ -268,5 +269,6 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, started = init_counters(code, findings)
     code, unpacked = drop_undefined_unpacking(code, findings)
     code, layer_names = quote_pdk_layer_names(code, findings)
+    code, receivers = use_the_global_that_has_it(code, findings)
     return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
-                  + unpacked + layer_names)
+                  + unpacked + layer_names + receivers)
