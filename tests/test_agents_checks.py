@@ -593,3 +593,34 @@ def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_th
     own = "layout = pya.Layout()\ncell = layout.create_cell('A')\nprint(cell.layer_indexes())\n"
     assert not [f for f in checks.static_findings(own, "interactive", idx, interactive_pya=True)[0] if f.get("receiver")]
     assert not [f for f in checks.static_findings(code, "sandbox", idx)[0] if f.get("receiver")]
+
+
+def test_attributes_asked_of_what_a_klayout_method_returned_are_checked_against_its_return_type():
+    """layout.layer() returns a layer index (an int); cell.dbbox() a DBox: asking them for what they
+    lack is found before running, through a name assigned once too. The return type comes from every
+    overload's signature, so a method whose overloads differ (Layout.clip) or an iterator is not judged."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    assert checks.pya_return(idx, "pya.Layout.layer") is int
+    assert checks.pya_return(idx, "pya.Cell.dbbox") == "pya.DBox"
+    assert checks.pya_return(idx, "pya.Layout.write") is type(None)
+    assert checks.pya_return(idx, "pya.Layout.clip") is None          # a cell index or a Cell
+    assert checks.pya_return(idx, "pya.Cell.each_shape") is None      # an iterator
+    assert checks.pya_return(idx, "gdsfactory.Component.add_ref") is None
+    code = ("LAYER = (1, 0)\nbox = layout.layer(*LAYER).bbox()\nli = layout.layer(1, 0)\nprint(li.bbox(), li.bit_length())\n"
+            "print(cell.dbbox().hieght(), cell.dbbox().height())\nr = pya.Region(cell.begin_shapes_rec(li))\n"
+            "print(r.merged().aera(), r.area().real, layout.top_cell().name.upper())\n")
+    found = [f["message"] for f in checks.static_findings(code, "interactive", idx, interactive_pya=True)[0]]
+    assert found == [
+        "line 2: layout.layer(*LAYER) returns a Python int, which has no attribute 'bbox'.",
+        "line 4: li (what layout.layer(1, 0) returns) is a Python int, which has no attribute 'bbox'.",
+        "line 5: cell.dbbox() returns a pya.DBox, which has no attribute 'hieght'. Did you mean: pya.DBox.height, "
+        "pya.DBox.right, pya.Box.height?",
+        "line 7: r.merged() returns a pya.Region, which has no attribute 'aera'. Did you mean: pya.Region.area, "
+        "pya.Region.each, pya.Region.merge?"], found
+    # a plain sandbox script with klayout.db is judged the same way; a correct one has no finding
+    assert checks.api_check("import klayout.db as kdb\nly = kdb.Layout()\nprint(ly.layer(1, 0).bbox())\n", idx)
+    ok = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('TOP')\nli = ly.layer(1, 0)\n"
+          "top.shapes(li).insert(kdb.Box(0, 0, 10, 10))\nprint(top.dbbox().width(), ly.top_cell().name, li + 1)\n")
+    assert checks.api_check(ok, idx) == []

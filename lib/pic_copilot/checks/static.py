@@ -165,6 +165,119 @@ def _global_that_has(index, globals_typed: dict[str, str], receiver: str, attr: 
     return holders[0] if len(holders) == 1 else None
 
 
+#: KLayout's C++ scalar return types and the Python type a script gets for them
+_PYA_SCALARS = {"int": int, "unsigned int": int, "long": int, "unsigned long": int, "long long": int,
+                "unsigned long long": int, "short": int, "unsigned short": int, "char": int, "unsigned char": int,
+                "double": float, "float": float, "bool": bool, "string": str, "void": type(None)}
+# "[const] Region sized (int dx, int dy)", "Cell ptr top_cell", "[const,iter] Shape each"
+_PYA_SIGNATURE = re.compile(r"^\s*(?:\[(?P<flags>[^\]]*)\]\s*)?(?P<ret>.*?)\s+(?P<name>\S+?)\s*(?:\(.*\))?\s*$")
+
+
+def pya_return(index, method: str) -> str | type | None:
+    """What a KLayout API method returns when all its overloads agree.
+
+    Args:
+        index: the symbol index.
+        method: the method's full name, e.g. ``pya.Layout.layer`` or ``klayout.db.Region.sized``.
+
+    Returns:
+        The full class name (``pya.Region``), the Python type of a scalar (``int`` for "unsigned int",
+        ``type(None)`` for void), or None when unknown: not a KLayout method, an iterator, an array, or
+        overloads that return different things (``Layout.clip``: a cell index or a Cell).
+    """
+    root = "klayout.db" if method.startswith("klayout.db.") else "pya" if method.startswith("pya.") else None
+    if root is None:
+        return None
+    try:
+        rec = index.lookup(method)
+    except Exception:  # noqa: BLE001
+        rec = None
+    if not rec or rec.get("kind") != "method":
+        return None
+    returns = set()
+    for sig in rec.get("signatures") or [rec.get("signature") or ""]:
+        m = _PYA_SIGNATURE.match(sig)
+        if not m or "iter" in (m.group("flags") or ""):
+            return None
+        returns.add(" ".join(re.sub(r"\b(?:const|ptr)\b|[&*]", " ", m.group("ret")).split()))
+    if len(returns) != 1:
+        return None
+    ret = returns.pop()
+    if ret in _PYA_SCALARS:
+        return _PYA_SCALARS[ret]
+    return f"{root}.{ret}" if re.fullmatch(r"\w+", ret) and _has(index, f"{root}.{ret}") else None
+
+
+def _value_type(node: ast.AST, types: dict[str, str], scalars: dict[str, tuple[type, str]], aliases: dict[str, str],
+                shadowed: set[str], index) -> str | type | None:
+    """The class (full name) or Python scalar type of an expression, where the index says it: a typed
+    name, ``pya.Region(...)``, or a KLayout method called on an expression of known class
+    (``layout.layer(1, 0)`` -> int, ``cell.dbbox()`` -> pya.DBox)."""
+    if isinstance(node, ast.Name):
+        return types.get(node.id) or (scalars[node.id][0] if node.id in scalars else None)
+    if not isinstance(node, ast.Call):
+        return None
+    parts = _dotted(node.func)
+    if parts and parts[0] in aliases and parts[0] not in shadowed and parts[0] not in types:
+        full = ".".join(aliases[parts[0]].split(".") + parts[1:])
+        try:
+            rec = index.lookup(full)
+        except Exception:  # noqa: BLE001
+            rec = None
+        if rec and rec.get("kind") == "class":
+            return rec.get("name", full)
+        return pya_return(index, full) if rec else None
+    if isinstance(node.func, ast.Attribute):
+        owner = _value_type(node.func.value, types, scalars, aliases, shadowed, index)
+        if isinstance(owner, str):
+            return pya_return(index, f"{owner}.{node.func.attr}")
+    return None
+
+
+def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict[str, str], shadowed: set[str],
+                             index, report) -> None:
+    """Attributes asked of what a KLayout method returned, when that value lacks them:
+    ``layout.layer(1, 0).bbox()`` (a layer index is an int), ``li = layout.layer(1, 0)`` then
+    ``li.bbox()``, ``cell.dbbox().area2()``. Names assigned once from such a call get its type
+    (classes join ``types`` for the attribute-chain check)."""
+    scalars: dict[str, tuple[type, str]] = {}
+    assigned: dict[str, ast.AST] = {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned[node.targets[0].id] = node.value
+    for var, value in assigned.items():
+        if stores.get(var) != 1 or var in types or var in aliases:
+            continue
+        t = _value_type(value, types, scalars, aliases, shadowed, index)
+        if isinstance(t, str):
+            types[var] = t
+        elif t is not None:
+            scalars[var] = (t, ast.unparse(value)[:60])
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in scalars:
+            t, origin = scalars[value.id]
+            what = f"{value.id} (what {origin} returns) is"
+        elif isinstance(value, ast.Call):
+            t = _value_type(value, types, scalars, aliases, shadowed, index)
+            what = f"{ast.unparse(value)[:60]} returns"
+        else:
+            continue
+        if isinstance(t, type):
+            if not hasattr(t, node.attr):
+                kind = "nothing (None)" if t is type(None) else f"a Python {t.__name__}"
+                report(f"{ast.unparse(value)[:60]}.{node.attr}", node.lineno,
+                       f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False)
+        elif isinstance(t, str) and isinstance(value, ast.Call):
+            if not _has(index, f"{t}.{node.attr}") and not _exists_at_runtime(t, node.attr):
+                report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.")
+
+
 def same_words(a: str, b: str) -> bool:
     """Two identifiers made of the same words in another order (``mmi_length`` / ``length_mmi``)."""
     wa, wb = a.lower().split("_"), b.lower().split("_")
@@ -234,6 +347,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
     types = _infer_types(tree, aliases, shadowed, index)
     globals_typed = {n: t for n, t in BRIDGE_GLOBAL_TYPES.items() if n in predefined and n not in shadowed and n not in types}
     types.update(globals_typed)
+    _returned_value_findings(tree, types, aliases, shadowed, index, report)
     for node in attr_nodes:
         if id(node) in inner:
             continue  # only the longest chain

@@ -65,18 +65,33 @@ def write_database(out_dir: Path, manifest: dict, entries: list[dict], embedding
     np.save(out_dir / "bm25_docs.npy", docs)
     np.save(out_dir / "bm25_tfs.npy", tfs)
     np.save(out_dir / "bm25_doclen.npy", doclen)
+    (out_dir / "symbols.json").write_text(json.dumps(symbol_table(entries, aliases)))
+    manifest = {**manifest, "format_version": FORMAT_VERSION, "entry_count": len(entries), "embedding_dim": int(embeddings.shape[1]) if embeddings.ndim == 2 else 0}
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+
+
+def symbol_table(entries: list[dict], aliases: dict[str, str] | None = None) -> dict[str, dict]:
+    """``symbols.json``: every API name -> kind, signature, parameter names; all the overloads'
+    signatures when there are several (what a method returns depends on them); aliases point to
+    their canonical id.
+
+    Args:
+        entries: the database's entries (guide pages and split parts are left out).
+        aliases: alias -> canonical id.
+    """
     symbols = {}
     for e in entries:
         if e["kind"] in ("guide",) or "#" in e["id"]:
             continue
         md = e["metadata"]
-        symbols[e["id"]] = {"kind": e["kind"], "signature": md.get("signature", ""), "params": [p["name"] for p in md.get("parameters", [])]}
+        rec = {"kind": e["kind"], "signature": md.get("signature", ""), "params": [p["name"] for p in md.get("parameters", [])]}
+        if len(md.get("signatures") or []) > 1:
+            rec["signatures"] = list(md["signatures"])
+        symbols[e["id"]] = rec
     for alias, target in (aliases or {}).items():
         if alias not in symbols and target in symbols:
             symbols[alias] = {**symbols[target], "alias_of": target}
-    (out_dir / "symbols.json").write_text(json.dumps(symbols))
-    manifest = {**manifest, "format_version": FORMAT_VERSION, "entry_count": len(entries), "embedding_dim": int(embeddings.shape[1]) if embeddings.ndim == 2 else 0}
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return symbols
 
 
 @dataclass
