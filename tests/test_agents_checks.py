@@ -624,3 +624,26 @@ def test_attributes_asked_of_what_a_klayout_method_returned_are_checked_against_
     ok = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('TOP')\nli = ly.layer(1, 0)\n"
           "top.shapes(li).insert(kdb.Box(0, 0, 10, 10))\nprint(top.dbbox().width(), ly.top_cell().name, li + 1)\n")
     assert checks.api_check(ok, idx) == []
+
+
+def test_a_new_layer_without_a_number_gets_the_one_layer_the_request_names():
+    """layout.layer() makes layer -1/-1; with exactly one layer in the request it is that layer,
+    and the fixed script draws there on a real layout."""
+    import klayout.db as kdb
+
+    from pic_copilot.agents.fixes import name_the_new_layer
+
+    code = ('pad = layout.create_cell("PAD")\npad.shapes(layout.layer()).insert(pya.DBox(-50, -50, 50, 50))\n'
+            "cell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))\n")
+    request = "Create a new cell named PAD holding a 100 x 100 um square on layer 10/0 and place it at (200, 0) um."
+    out, what = name_the_new_layer(code, request)
+    assert "layout.layer(10, 0)" in out and what.startswith("layer() -> layer(10, 0)")
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    exec(compile(out, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+    (li,) = layout.layer_indexes()
+    assert (layout.get_info(li).layer, layout.get_info(li).datatype) == (10, 0)
+    assert layout.cell("PAD").shapes(li).size() == 1
+    assert name_the_new_layer(code, "copy layer 1/0 to layer 2/0")[1] is None       # two layers: which one?
+    assert name_the_new_layer("li = layout.layer(10, 0)\n", request)[1] is None
+    assert name_the_new_layer("import gdsfactory as gf\nc = gf.Component()\nc.layer()\n", request)[1] is None

@@ -27,7 +27,7 @@ from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision
 from .fixes import (bind_default_layer, bind_named_layers, bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
-                    rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
+                    name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
                     unscale_column, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -368,6 +368,7 @@ class _Run:
             script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
         else:
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
+            script, numbered = name_the_new_layer(script, self.words)
             script, rebound = bind_requested_layer(script, self.words)
             script, rebound_one = rebind_one_wrong_layer(script, self.words)
             script, renamed_layers = bind_named_layers(script, self.req.prompt)
@@ -375,7 +376,7 @@ class _Run:
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
             script, invented = binding.drop_invented_parameters(script, self.words, self.index or None)
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
-            fixed = [w for w in (reopened, rebound, rebound_one, renamed_layers, plain, active, invented) if w] + fixed
+            fixed = [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented) if w] + fixed
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
         cand.fixes = fixed

@@ -166,6 +166,29 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
     return replace_spans(code, edits), f"layer {old[0]}/{old[1]} -> {wanted[0][0]}/{wanted[0][1]} (the layer the request names)"
 
 
+def name_the_new_layer(code: str, request: str) -> tuple[str, str | None]:
+    """``layout.layer()`` with no arguments makes a new layer with no number (-1/-1 in the file);
+    when the request names exactly one layer, that is the one meant (a real run drew its square on
+    -1/-1 for two rounds while told "no shapes on layer 10/0").
+
+    Args:
+        code: the script.
+        request: the designer's words ("on layer 10/0").
+    """
+    from ..evaluator import requested_layers
+
+    wanted = requested_layers(request)
+    tree = parsed(code) if len(wanted) == 1 and "gdsfactory" not in code else None
+    if tree is None:
+        return code, None
+    spans = [(n.lineno, n.func.end_col_offset, n.end_col_offset, f"({wanted[0][0]}, {wanted[0][1]})")
+             for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "layer" and not n.args and not n.keywords and n.lineno == n.end_lineno]
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), f"layer() -> layer({wanted[0][0]}, {wanted[0][1]}) (a new layer without a number; the request names {wanted[0][0]}/{wanted[0][1]})"
+
+
 def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Constant, int]]] | None:
     """Every layer a pya / klayout.db script addresses by numbers, with the literal nodes that give
     them (and whether each gives the layer, 0, or the datatype, 1): ``layout.layer(3, 0)``, ``VIA = (3, 0)`` read by ``layout.layer(VIA)`` or ``(*VIA)``, and
