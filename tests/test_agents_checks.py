@@ -647,3 +647,25 @@ def test_a_new_layer_without_a_number_gets_the_one_layer_the_request_names():
     assert name_the_new_layer(code, "copy layer 1/0 to layer 2/0")[1] is None       # two layers: which one?
     assert name_the_new_layer("li = layout.layer(10, 0)\n", request)[1] is None
     assert name_the_new_layer("import gdsfactory as gf\nc = gf.Component()\nc.layer()\n", request)[1] is None
+
+
+def test_a_cell_placed_inside_itself_is_placed_in_the_active_cell():
+    """pad.insert(DCellInstArray(pad.cell_index(), ...)) is a recursive hierarchy; in a script on the
+    open layout it goes into the active cell, and the fixed script builds the requested hierarchy."""
+    import klayout.db as kdb
+
+    code = ('pad = layout.create_cell("PAD")\npad.shapes(layout.layer(10, 0)).insert(pya.DBox(-50, -50, 50, 50))\n'
+            "pad.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))\n")
+    out, what = fixes.fix_cell_placed_in_itself(code, "interactive")
+    assert what == "pad.insert -> cell.insert (the script placed pad inside itself)"
+    assert "cell.insert(pya.DCellInstArray(pad.cell_index()" in out
+    layout = kdb.Layout()
+    top = layout.create_cell("TOP")
+    exec(compile(out, "<fixed>", "exec"), {"layout": layout, "cell": top, "pya": kdb})
+    (inst,) = list(top.each_inst())
+    assert inst.cell.name == "PAD" and inst.dcplx_trans.disp == kdb.DVector(200, 0)
+    assert fixes.fix_cell_placed_in_itself(code, "sandbox")[1] is None
+    own_macro = "layout = pya.CellView.active().layout()\n" + code    # a user's macro defines its layout itself
+    assert fixes.fix_cell_placed_in_itself(own_macro, "interactive")[1] is None
+    fine = "pad = layout.create_cell('PAD')\ncell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans()))\n"
+    assert fixes.fix_cell_placed_in_itself(fine, "interactive")[1] is None

@@ -12,7 +12,7 @@ import ast
 import re
 from typing import Callable
 
-from ...checks.static import IMPORTS, needs_pdk_activation
+from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
@@ -233,8 +233,42 @@ def fix_iterator_next_outside_loop(code: str, mode: str) -> tuple[str, str | Non
     return "".join(lines), f"moved {moved[0]}.next() into its while loop (it never advanced and would run forever)"
 
 
+def fix_cell_placed_in_itself(code: str, mode: str) -> tuple[str, str | None]:
+    """``pad.insert(pya.DCellInstArray(pad.cell_index(), ...))`` places a cell inside itself, a
+    recursive hierarchy KLayout refuses; in a script on the open layout the one other cell to place
+    it in is the active cell, so the receiver becomes ``cell`` (a real run wrote every other line
+    right and failed on this one). Only in a script that uses the bridge's globals (``layout`` or
+    ``cell`` never assigned, as in the pipeline's pya edits; a user's own macro defines them).
+    """
+    tree = parsed(code) if mode == "interactive" and ".insert(" in code else None
+    if tree is None:
+        return code, None
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if "cell" in stored or not ({"layout", "cell"} & loaded) or "layout" in stored:
+        return code, None
+    spans, names = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "insert"
+                and isinstance(n.func.value, ast.Name) and n.func.value.id != "cell" and len(n.args) >= 1):
+            continue
+        arr = n.args[0]
+        if not (isinstance(arr, ast.Call) and arr.args
+                and attribute_chain(arr.func)[0][-1:] in (["CellInstArray"], ["DCellInstArray"])):
+            continue
+        idx = arr.args[0]
+        receiver = n.func.value
+        if (isinstance(idx, ast.Call) and isinstance(idx.func, ast.Attribute) and idx.func.attr == "cell_index"
+                and isinstance(idx.func.value, ast.Name) and idx.func.value.id == receiver.id):
+            spans.append((receiver.lineno, receiver.col_offset, receiver.end_col_offset, "cell"))
+            names.append(receiver.id)
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), f"{names[0]}.insert -> cell.insert (the script placed {names[0]} inside itself)"
+
+
 FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
-         fix_klayout_submodule_names, fix_iterator_next_outside_loop)
+         fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
