@@ -570,3 +570,24 @@ def test_a_method_read_as_a_value_is_called_on_the_runs_proof_without_another_ll
     assert len(reqs) == 1
     assert "bbox = top.dbbox()" in out.script and "bbox.width() * bbox.height()" in out.script, out.script
     assert "size 2.0 um2" in (out.execution.stdout or "")
+
+
+def test_a_revision_that_leaves_the_script_unchanged_sends_the_next_candidates_to_a_fresh_start(history):
+    """A 1.5B model often answers a revision prompt with the same program (comments aside): the
+    round's next candidate then starts over, told what was wrong, without the failed script."""
+    bad = "table = {'a': 1}\nprint(table['b'])\n"
+    good = "print('fine')\n"
+    steps = [{"match": "An earlier script for this task failed", "content": fence(good)},
+             {"match": "Revise the script", "content": fence("# checked the keys\n" + bad)},
+             {"match": "Write the script", "content": fence(bad)}]
+    out, io, reqs = run(steps, prompt="print something", config="full")
+    assert out.ok and out.script == good and out.rounds == 2, out.message
+    asked = ["fresh" if "An earlier script for this task failed" in user_text(b) else
+             "revise" if "Revise the script" in user_text(b) else "write" for b in reqs]
+    assert asked == ["write", "write", "write", "revise", "fresh"], asked
+    fresh = bodies(reqs, "An earlier script for this task failed")[0]
+    assert "KeyError" in user_text(fresh)
+    assert not any("table['b']" in m["content"] for m in fresh["messages"] if m["role"] == "assistant")
+    rec = json.loads(open(out.record_path).read())
+    assert rec["unchanged_revisions"] == [{"round": 2, "candidate": 1}]
+    assert [c["stage"] for c in rec["rounds"][1]["candidates"]] == ["run-failed", "passed"]

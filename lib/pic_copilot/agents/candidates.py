@@ -8,6 +8,7 @@ to (``judge = "always"``) or between candidates whose evidence is equally good.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 from . import evaluator
@@ -33,6 +34,8 @@ class Candidate:
         problems: what is wrong, one sentence each (hard evidence: never accepted while present).
         decision: the revision instructions its evidence calls for (None when it passed).
         hints: soft evidence (requested values or names not used) as revision decisions.
+        prompt: the programmer's user message it answers (what the programmer's memory keeps with
+            ``answer`` if it is chosen).
     """
 
     script: str
@@ -46,6 +49,7 @@ class Candidate:
     problems: list[str] = field(default_factory=list)
     decision: dict | None = None
     hints: list[dict] = field(default_factory=list)
+    prompt: str = ""
 
     @property
     def passed(self) -> bool:
@@ -61,6 +65,15 @@ class Candidate:
         return {"index": self.index, "temperature": self.temperature, "stage": self.stage,
                 "problems": self.problems[:6], "fixes": self.fixes,
                 "execution": execution_summary(self.report)}
+
+
+def same_code(a: str, b: str) -> bool:
+    """The two scripts are the same program: equal syntax trees (comments, blank lines and layout
+    do not count); scripts that do not parse are compared as stripped text."""
+    try:
+        return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
+    except SyntaxError:
+        return a.strip() == b.strip()
 
 
 def best(candidates: list[Candidate]) -> Candidate:
