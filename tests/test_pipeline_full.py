@@ -591,3 +591,29 @@ def test_a_revision_that_leaves_the_script_unchanged_sends_the_next_candidates_t
     rec = json.loads(open(out.record_path).read())
     assert rec["unchanged_revisions"] == [{"round": 2, "candidate": 1}]
     assert [c["stage"] for c in rec["rounds"][1]["candidates"]] == ["run-failed", "passed"]
+
+
+def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
+    """{"1/0": 3} shows keys that are layer/datatype numbers, not a key named "1/0": a real b10 answer
+    wrote {"cell": "TOP", "shape_count": 15} and was accepted. Checked through the real summary of a
+    real file; numeric example keys ({"0.5": ...}) accept any number."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request('Count the shapes per layer of the cell and write counts.json as '
+                                    '{"layer/datatype": count}, e.g. {"2/0": 7}.', mode="interactive")
+    assert c.json_key_forms == {"counts.json": ["2/0"]} and c.json_keys == {}
+    assert 'counts.json as a JSON object whose keys look like "2/0"' in contract_words.describe(c)
+
+    def check(obj) -> list[str]:
+        (tmp_path / "counts.json").write_text(json.dumps(obj))
+        return c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)}))
+
+    assert check({"1/0": 3, "10/0": 1}) == []
+    assert check({}) == []
+    assert check({"cell": "TOP", "shape_count": 15}) == [
+        "counts.json: key(s) 'cell', 'shape_count' do not have the form of the request's example key(s) '2/0'"]
+    sweep = contract_words.from_request('Write er.json as {"0.5": er_dB, "0.45": ..., ...}.')
+    assert sweep.json_key_forms == {"er.json": ["0.5", "0.45"]}
+    (tmp_path / "er.json").write_text(json.dumps({"0.5": 30.1, "0.4": 12.0, "0.3": 7.5}))
+    assert sweep.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})) == []
+    assert contract_words.from_request('Write a.json as {"x0": 1, "y0": 2}.').json_key_forms == {}

@@ -44,6 +44,8 @@ def describe(contract: OutputContract) -> str:
             extra = " with the header " + ",".join(contract.csv_columns[f])
         elif f in contract.json_keys:
             extra = " as a JSON object with the keys " + ", ".join(contract.json_keys[f])
+        elif f in contract.json_key_forms:
+            extra = " as a JSON object whose keys look like " + ", ".join(f'"{k}"' for k in contract.json_key_forms[f])
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
@@ -159,6 +161,26 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
             keys = _top_keys(obj)
             if keys and all(re.fullmatch(_IDENT, k) for k in keys):
                 out[target] = keys
+                break
+    return out
+
+
+def json_key_forms(prompt: str, files: list[str]) -> dict[str, list[str]]:
+    """Per JSON file, the example keys the request writes out that show a form rather than a name:
+    ``{"1/0": 3}`` says every key is a layer/datatype pair of numbers. Keys with a digit that are
+    not identifiers count (``x0`` is a name, kept by :func:`json_keys`)."""
+    out: dict[str, list[str]] = {}
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    for sent in _sentences(prompt.translate(_QUOTES)):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
+        if target is None or target in out:
+            continue
+        for obj in _object_literals(sent):
+            keys = _top_keys(obj)
+            forms = [k for k in keys if re.search(r"\d", k) and not re.fullmatch(_IDENT, k)]
+            if forms and len(forms) == len(keys):
+                out[target] = forms
                 break
     return out
 
@@ -490,7 +512,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     makes_layout = mode == "interactive" or any(_LAYOUT_OUT.search(f) for f in files)
     return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
-                          cells=result_cells(prompt),
+                          json_key_forms=json_key_forms(prompt, files), cells=result_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],

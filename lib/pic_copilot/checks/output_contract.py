@@ -95,6 +95,13 @@ def _shape_of(v) -> str:
     return type(v).__name__
 
 
+def _key_form(example: str) -> str:
+    """A pattern for keys of an example key's form: its digit runs stand for any number
+    (``"1/0"`` -> ``-?\\d+(?:\\.\\d+)?/-?\\d+(?:\\.\\d+)?``), everything else is literal."""
+    parts = re.split(r"-?\d+(?:\.\d+)?", example)
+    return r"-?\d+(?:\.\d+)?".join(re.escape(p) for p in parts)
+
+
 @dataclass
 class OutputContract:
     """What a script must produce.
@@ -114,6 +121,8 @@ class OutputContract:
         json_types: file -> "object" or "array": what the JSON file's top level must be.
         json_shapes: file -> {key: "number" | "list" | "pairs"}: what a top-level value must be
             ("pairs": a list of [x, y] lists), as a request's ``{"count": N, "centers": [[x, y], ...]}`` shows.
+        json_key_forms: file -> example keys whose form every top-level key of the JSON object must
+            have (``["1/0"]``: each key is number/number; digit runs stand for any number).
         stdout: substrings the printout must contain.
         shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
@@ -140,6 +149,7 @@ class OutputContract:
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     json_types: dict[str, str] = field(default_factory=dict)
     json_shapes: dict[str, dict[str, str]] = field(default_factory=dict)
+    json_key_forms: dict[str, list[str]] = field(default_factory=dict)
     stdout: list[str] = field(default_factory=list)
     shapes: dict[str, int] = field(default_factory=dict)
     rdb_categories: dict[str, list[str]] = field(default_factory=dict)
@@ -199,6 +209,7 @@ class OutputContract:
             json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
             json_shapes=table("json_shapes", lambda x: isinstance(x, dict) and all(v in _SHAPES for v in x.values()),
                               '{"enclosure.json" = {"count" = "number", "centers" = "pairs"}}'),
+            json_key_forms=table("json_key_forms", lambda x: is_strs(x) and bool(x), '{"layer_counts.json" = ["1/0"]}'),
             shapes=table("shapes", is_count, '{"2/0" = 1}'),
             rdb_categories=table("rdb_categories", lambda x: is_strs(x) and bool(x), '{"space.lyrdb" = ["space_0.3"]}'),
             rdb_items=table("rdb_items", lambda x: isinstance(x, dict) and all(isinstance(k, str) and is_count(n) for k, n in x.items()),
@@ -235,7 +246,7 @@ class OutputContract:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
         for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.csv_spans, *self.json_keys, *self.json_values,
-                  *self.json_types, *self.json_shapes, *self.rdb_categories, *self.rdb_items]:
+                  *self.json_types, *self.json_shapes, *self.json_key_forms, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
         return names
@@ -410,6 +421,14 @@ class OutputContract:
             missing = [k for k in keys if k not in (have or [])]
             if missing:
                 problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})")
+        for name, examples, s in _readable(files, self.json_key_forms):
+            if s.get("type") != "dict":
+                continue   # json_types' finding
+            forms = [re.compile(_key_form(k)) for k in examples]
+            odd = [k for k in s.get("keys") or [] if not any(f.fullmatch(k) for f in forms)]
+            if odd:
+                problems.append(f"{name}: key(s) {', '.join(map(repr, odd[:4]))} do not have the form of the request's "
+                                f"example key(s) {', '.join(map(repr, examples))}")
         for name, want, s in _readable(files, self.json_shapes):
             values = s.get("values") if s.get("type") == "dict" else None
             for key, shape in want.items():
