@@ -195,7 +195,7 @@ def test_fix_message_interactive_probe_undo_and_fixed_run(monkeypatch):
                      bridge=Bridge(), timeout_s=60)
     assert ans["type"] == "fix_result" and ans["ok"] and ans["needed"], ans
     assert "undefined_height = 4.0" in ans["script"] and "+undefined_height = 4.0" in ans["diff"]
-    assert calls[0] == ("run_code", BROKEN) and ("run_code", ans["script"]) in calls
+    assert calls[0] == ("run_code", BROKEN) and ("run_code", ans["script"]) in calls, calls
     assert any(e["type"] == "progress" and "area failed" in e["message"] for e in events)
     assert ok["type"] == "fix_result" and ok["ok"] and not ok["needed"] and ok["diff"] == ""
     assert calls[-2:] == [("run_code", "print('fine')\n"), ("undo", None)]

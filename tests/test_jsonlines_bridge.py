@@ -118,6 +118,9 @@ def test_engine_asks_the_plugin_with_exec_and_takes_its_exec_result(tmp_path, mo
                 return m
 
     engine.handle({"type": "fix", "id": "f9", "code": "print('fine')\n", "name": "fine", "mode": "interactive"})
+    copy = next_message()   # the trial run on a copy asks for the copy first; no copy: no trial
+    assert copy["type"] == "exec" and copy["action"] == "copy_layout" and copy["path"].endswith("open_layout.gds")
+    engine.handle(exec_result(copy, {"ok": False, "exception": {"type": "NoLayout", "message": "none"}}))
     run = next_message()
     assert run == {"type": "exec", "id": "f9", "exec_id": run["exec_id"], "action": "run_code",
                    "code": "print('fine')\n"}
@@ -164,6 +167,9 @@ def test_bench_worker_asks_the_driver_with_the_same_exec_shape(tmp_path):
 
     try:
         send({"op": "execute", "id": 4, "code": "print('hi')\n", "mode": "interactive", "timeout_s": 30})
+        copy = json.loads(p.stdout.readline())
+        assert copy["type"] == "exec" and copy["id"] == 4 and copy["action"] == "copy_layout", copy
+        send(exec_result(copy, {"ok": False}))
         ask = json.loads(p.stdout.readline())
         assert ask == {"type": "exec", "id": 4, "exec_id": ask["exec_id"], "action": "run_code", "code": "print('hi')\n"}
         send({"type": "exec_result", "id": 4, "exec_id": "x-stale", "result": {"ok": False}})   # skipped

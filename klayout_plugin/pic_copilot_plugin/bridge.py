@@ -99,6 +99,13 @@ class Session:
         self._headless_cell = c
         return c
 
+    def activate(self, name: str) -> None:
+        """Make the cell called ``name`` the active cell of a headless session (a copy of a GUI
+        layout keeps the GUI's active cell); an unknown name changes nothing."""
+        c = self.layout.cell(name) if name else None
+        if c is not None:
+            self._headless_cell = c
+
     @property
     def undoable(self) -> bool:
         return self.manager is not None and self.layout.is_editable()
@@ -502,6 +509,22 @@ def insert_layout_files(session: Session, paths: list[str], description: str = "
     return result
 
 
+def copy_layout(session: Session, path: str) -> dict:
+    """Write the open layout to ``path`` (GDS) for a trial run of a script on a copy, outside this
+    process (the engine's crash guard: a script that crashes KLayout there never runs here). The
+    layout is not changed; a layout without cells gets no TOP cell from this.
+
+    Returns:
+        {"ok": True, "path": path, "active_cell": name or ""}, or a failed result.
+    """
+    try:
+        active = session.cell.name if session.layout.cells() else ""
+        session.layout.write(path)
+    except Exception as e:  # noqa: BLE001 - no copy means no trial run, not a failed script
+        return {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+    return {"ok": True, "path": path, "active_cell": active}
+
+
 def dispatch(session: Session, action: str, payload: dict) -> dict:
     """Run one bridge action on the session's layout and return its bridge result.
 
@@ -511,10 +534,11 @@ def dispatch(session: Session, action: str, payload: dict) -> dict:
 
     Args:
         session: where to run.
-        action: ``run_code``, ``insert_files``, ``undo`` or ``run_deck``; any other gets a failed
-            result (``BadRequest``).
+        action: ``run_code``, ``insert_files``, ``undo``, ``run_deck`` or ``copy_layout``; any other
+            gets a failed result (``BadRequest``).
         payload: the action's fields (an ``exec`` message, a request body): ``code`` (run_code),
-            ``paths`` (insert_files), ``deck``, ``report``, ``deck_file`` (run_deck), and optional
+            ``paths`` (insert_files), ``deck``, ``report``, ``deck_file`` (run_deck), ``path``
+            (copy_layout), and optional
             ``workdir`` (run_code, run_deck) and ``description`` (the undo entry's name).
     """
     workdir = payload.get("workdir") or None
@@ -524,6 +548,8 @@ def dispatch(session: Session, action: str, payload: dict) -> dict:
     if action == "insert_files":
         return insert_layout_files(session, list(payload.get("paths") or []),
                                    description=payload.get("description") or "pic-copilot insert")
+    if action == "copy_layout":   # read only: the engine's trial run on a copy
+        return copy_layout(session, str(payload.get("path") or ""))
     if action == "undo":   # only the copilot's own last change (see Session.undo_copilot_change)
         return session.undo_copilot_change()
     if action == "run_deck":   # a KLayout DRC deck on the active cell: a report, the layout unchanged

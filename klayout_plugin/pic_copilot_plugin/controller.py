@@ -289,6 +289,8 @@ class Controller:
             result = bridge.dispatch(session, action, payload)
         except Exception as e:  # noqa: BLE001
             result = {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
+        if action == "copy_layout":   # read only: nothing to record, show or zoom
+            return result
         try:
             self.session_log.record(action, payload, result, request_id=request_id, layout=session.layout,
                                     selection=selection, texts=texts)

@@ -658,7 +658,7 @@ class _Run:
             sess.script = chosen.script
             self.rec.append("rounds", {"round": rnd, "script": chosen.script, "findings": chosen.findings,
                                        "execution": execution_summary(chosen.report),
-                                       "candidates": [c.summary() for c in cands], "chosen": chosen.index,
+                                       "candidates": [dict(c.summary(), script=c.script) for c in cands], "chosen": chosen.index,
                                        "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
             if chosen.passed:
                 break

@@ -31,3 +31,7 @@ class Bridge(Protocol):
     def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
         """Run a DRC deck on the open layout's active cell and show its report (see drc_deck)."""
         ...
+
+    # optional: ``copy_layout(path) -> {"ok", "path", "active_cell"}`` writes the open layout to a file
+    # for a trial run on a copy (:mod:`pic_copilot.execution.trial_run`); a bridge that runs each
+    # script in a process of its own (klayout_batch) does not need it

@@ -119,3 +119,6 @@ class JsonLinesBridge:
 
     def run_deck(self, deck: str, report: str, deck_file: str) -> dict:
         return self.call("run_deck", deck=deck, report=report, deck_file=deck_file)
+
+    def copy_layout(self, path: str) -> dict:
+        return self.call("copy_layout", path=str(path))

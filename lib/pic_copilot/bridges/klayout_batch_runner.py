@@ -2,8 +2,9 @@
 
 Globals from -rd: root (package root), layout_file (GDS kept between calls; created if missing),
 request (JSON file: {"action": "run_code"|"insert_files"|"run_deck", "code"?, "paths"?, "deck"?, "report"?,
-"deck_file"?, "workdir"?}), out (result JSON file). The request runs through the plugin's
-``bridge.dispatch``, like the panel's, the remote endpoint's and the benchmark's.
+"deck_file"?, "workdir"?}), out (result JSON file); optional: active (the active cell's name),
+save ("0": never write the layout back, for a trial run on a copy). The request runs through the
+plugin's ``bridge.dispatch``, like the panel's, the remote endpoint's and the benchmark's.
 """
 import json
 import os
@@ -24,8 +25,9 @@ try:
     if os.path.exists(layout_file) and os.path.getsize(layout_file) > 0:  # noqa: F821
         ly.read(layout_file)  # noqa: F821
     session = bridge.Session(ly, manager=mgr, filename=layout_file)  # noqa: F821
+    session.activate(globals().get("active", ""))
     result = bridge.dispatch(session, req["action"], req)
-    if result.get("ok"):
+    if result.get("ok") and globals().get("save", "1") != "0" and req["action"] != "copy_layout":
         opts = pya.SaveLayoutOptions()
         opts.write_context_info = False
         ly.write(layout_file + ".tmp.gds", opts)  # noqa: F821

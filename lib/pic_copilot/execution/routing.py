@@ -1,7 +1,8 @@
 """Decide where a generated script runs and run it there.
 
 - Scripts that only need KLayout's ``pya`` run in KLayout on the open layout (interactive mode),
-  through the bridge, in one undoable transaction.
+  through the bridge, in one undoable transaction, after a trial run on a copy of the layout in
+  a KLayout process of their own (:mod:`.trial_run`: a crash or an endless loop stays there).
 - Scripts that import gdsfactory, kfactory, pip ``klayout`` or SAX run in the sandbox (the
   engine's Python). In interactive mode every GDS/OAS they write is then rewritten without
   gdsfactory metadata and inserted into the open layout by the bridge.
@@ -21,6 +22,7 @@ from ..bridges import Bridge
 from . import drc_deck
 from .render import is_layout_file
 from .report import ExecutionReport
+from .trial_run import trial_run
 
 ENGINE_ONLY_MODULES = {"gdsfactory", "kfactory", "klayout", "sax", "jax", "gplugins", "femwell", "gdstk", "shapely"}
 
@@ -130,6 +132,11 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
     if mode == "interactive" and bridge is None:
         raise ValueError("interactive mode needs a KLayout bridge (open KLayout, or use --mode sandbox)")
     if mode == "interactive" and not needs_engine_python(code):
+        if hasattr(bridge, "copy_layout"):
+            say("trying the script on a copy of the open layout")
+            blocked = trial_run(code, bridge, timeout_s=timeout_s)
+            if blocked is not None:
+                return blocked
         say("running on the open layout in KLayout")
         rep = ExecutionReport.from_dict(bridge.run_code(code))
         rep.where = "klayout"

@@ -478,7 +478,12 @@ def _answer_exec(bridge, m: dict) -> dict:
         if action == "run_deck":
             return bridge.run_deck(m.get("deck", ""), report=m.get("report") or "drc_report.lyrdb",
                                    deck_file=m.get("deck_file") or "deck.lydrc")
-        return bridge.run_code(m.get("code", ""))
+        if action == "copy_layout" and hasattr(bridge, "copy_layout"):
+            return bridge.copy_layout(m.get("path", ""))
+        if action == "run_code":
+            return bridge.run_code(m.get("code", ""))
+        return {"ok": False, "exception": {"type": "BadRequest", "traceback": "",
+                                           "message": f"this bridge does not do {action!r}"}}
     except Exception as e:  # noqa: BLE001 - reported to the pipeline as a failed run
         return {"ok": False, "exception": {"type": type(e).__name__, "message": str(e), "traceback": ""}}
 
