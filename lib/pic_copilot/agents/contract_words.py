@@ -143,6 +143,17 @@ def _top_keys(obj_text: str) -> list[str]:
     return keys
 
 
+def _json_objects(prompt: str, files: list[str]):
+    """(JSON file, the object literals written out in the sentence that names it) per sentence, in
+    order; a sentence that names no JSON file speaks of the only one the request writes, if one."""
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    for sent in _sentences(prompt.translate(_QUOTES)):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
+        if target is not None:
+            yield target, _object_literals(sent)
+
+
 def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     """Per JSON file the designer named, the keys of the object they wrote out for it.
 
@@ -150,14 +161,10 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     pattern of keys, not the keys themselves.
     """
     out: dict[str, list[str]] = {}
-    jsons = [f for f in files if f.lower().endswith(".json")]
-    text = prompt.translate(_QUOTES)
-    for sent in _sentences(text):
-        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
-        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
-        if target is None or target in out:
+    for target, objects in _json_objects(prompt, files):
+        if target in out:
             continue
-        for obj in _object_literals(sent):
+        for obj in objects:
             keys = _top_keys(obj)
             if keys and all(re.fullmatch(_IDENT, k) for k in keys):
                 out[target] = keys
@@ -170,13 +177,10 @@ def json_key_forms(prompt: str, files: list[str]) -> dict[str, list[str]]:
     ``{"1/0": 3}`` says every key is a layer/datatype pair of numbers. Keys with a digit that are
     not identifiers count (``x0`` is a name, kept by :func:`json_keys`)."""
     out: dict[str, list[str]] = {}
-    jsons = [f for f in files if f.lower().endswith(".json")]
-    for sent in _sentences(prompt.translate(_QUOTES)):
-        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
-        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
-        if target is None or target in out:
+    for target, objects in _json_objects(prompt, files):
+        if target in out:
             continue
-        for obj in _object_literals(sent):
+        for obj in objects:
             keys = _top_keys(obj)
             forms = [k for k in keys if re.search(r"\d", k) and not re.fullmatch(_IDENT, k)]
             if forms and len(forms) == len(keys):
@@ -221,13 +225,10 @@ def _shape_word(value: str) -> str | None:
 def json_shapes(prompt: str, files: list[str]) -> dict[str, dict[str, str]]:
     """Per JSON file, what the object the request writes out says each value is (see :func:`_shape_word`)."""
     out: dict[str, dict[str, str]] = {}
-    jsons = [f for f in files if f.lower().endswith(".json")]
-    for sent in _sentences(prompt.translate(_QUOTES)):
-        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
-        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
-        if target is None or target in out:
+    for target, objects in _json_objects(prompt, files):
+        if target in out:
             continue
-        for obj in _object_literals(sent):
+        for obj in objects:
             shapes = {k: w for k, v in _top_items(obj) if re.fullmatch(_IDENT, k) and (w := _shape_word(v))}
             if shapes:
                 out[target] = shapes
@@ -240,12 +241,8 @@ def json_types(prompt: str, files: list[str]) -> dict[str, str]:
     for it (``as {"layer/datatype": count}``): keys that only describe a pattern still say the
     file is one object, not a list of rows."""
     out: dict[str, str] = {}
-    jsons = [f for f in files if f.lower().endswith(".json")]
-    text = prompt.translate(_QUOTES)
-    for sent in _sentences(text):
-        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
-        target = named[-1] if named else (jsons[0] if len(jsons) == 1 else None)
-        if target is not None and target not in out and _object_literals(sent):
+    for target, objects in _json_objects(prompt, files):
+        if target not in out and objects:
             out[target] = "object"
     return out
 
