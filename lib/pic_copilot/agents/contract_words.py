@@ -154,39 +154,31 @@ def _json_objects(prompt: str, files: list[str]):
             yield target, _object_literals(sent)
 
 
+def _first_keys(prompt: str, files: list[str], keep) -> dict[str, list[str]]:
+    """Per JSON file, the top-level keys of the first object written out for it whose keys all
+    pass ``keep``."""
+    out: dict[str, list[str]] = {}
+    for target, objects in _json_objects(prompt, files):
+        keys = next((k for k in map(_top_keys, objects) if k and all(map(keep, k))), None)
+        if target not in out and keys:
+            out[target] = keys
+    return out
+
+
 def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     """Per JSON file the designer named, the keys of the object they wrote out for it.
 
     Only keys that are names count: ``{"layer/datatype": count}`` or ``{"1/0": 3}`` describe a
     pattern of keys, not the keys themselves.
     """
-    out: dict[str, list[str]] = {}
-    for target, objects in _json_objects(prompt, files):
-        if target in out:
-            continue
-        for obj in objects:
-            keys = _top_keys(obj)
-            if keys and all(re.fullmatch(_IDENT, k) for k in keys):
-                out[target] = keys
-                break
-    return out
+    return _first_keys(prompt, files, lambda k: re.fullmatch(_IDENT, k))
 
 
 def json_key_forms(prompt: str, files: list[str]) -> dict[str, list[str]]:
     """Per JSON file, the example keys the request writes out that show a form rather than a name:
     ``{"1/0": 3}`` says every key is a layer/datatype pair of numbers. Keys with a digit that are
     not identifiers count (``x0`` is a name, kept by :func:`json_keys`)."""
-    out: dict[str, list[str]] = {}
-    for target, objects in _json_objects(prompt, files):
-        if target in out:
-            continue
-        for obj in objects:
-            keys = _top_keys(obj)
-            forms = [k for k in keys if re.search(r"\d", k) and not re.fullmatch(_IDENT, k)]
-            if forms and len(forms) == len(keys):
-                out[target] = forms
-                break
-    return out
+    return _first_keys(prompt, files, lambda k: re.search(r"\d", k) and not re.fullmatch(_IDENT, k))
 
 
 def _top_items(obj_text: str) -> list[tuple[str, str]]:
