@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..checks import deck_rules, static as checks_mod
 from ..checks.output_contract import OutputContract
@@ -541,15 +540,14 @@ class _Run:
 
     # ------------------------------------------------------------------ a round
     def sample_round(self, gen: ScriptGenerator, user: str, rnd: int, review_state: dict,
-                     given: str | None = None, revised: str | None = None,
-                     fresh: Callable[[], str] | None = None) -> list[Candidate]:
+                     given: str | None = None, revising: Candidate | None = None) -> list[Candidate]:
         """Up to ``candidates`` scripts for one prompt, drawn one after another from the same (cached)
         prompt at rising temperature; the first that passes ends the round.
 
-        ``revised``: the script this round's prompt asks to revise. A candidate that is the same
+        ``revising``: the candidate this round's prompt asks to revise. A candidate that is the same
         program (a 1.5B model answered 20 of 50 revision prompts of three benchmark runs with the
-        script unchanged) switches the round's remaining candidates to ``fresh()``, a new start
-        without the failed script in view."""
+        script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
+        start without the failed script in view."""
         k = max(1, self.cfg.candidates)
         temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
         temps = (temps + [temps[-1]] * k)[:k]
@@ -575,10 +573,10 @@ class _Run:
                           + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
             if cand.passed or given is not None:
                 break
-            if revised is not None and fresh is not None and i + 1 < k and same_code(cand.script, revised):
+            if revising is not None and i + 1 < k and same_code(cand.script, revising.script):
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
-                user, fresh = fresh(), None
+                user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
 
     def revision(self, sess: Session, gen: ScriptGenerator, chosen: Candidate, previous: str | None) -> str:
@@ -646,9 +644,7 @@ class _Run:
         for rnd in range(1, max_rounds + 1):
             self.check_cancel()
             rounds = rnd
-            fresh = (lambda dec=chosen.decision or {}: self.fresh_start(gen, dec)) if chosen is not None else None
-            cands = self.sample_round(gen, user or "", rnd, review_state, given=given,
-                                      revised=chosen.script if chosen is not None else None, fresh=fresh)
+            cands = self.sample_round(gen, user or "", rnd, review_state, given=given, revising=chosen)
             chosen = best(cands)
             if given is None:
                 gen.choose(chosen.prompt or user, chosen.answer)

@@ -25,7 +25,6 @@ from .report import ExecutionReport, failed_run
 
 #: signals that mean KLayout itself broke (a memory limit's SIGKILL is not judged: the real run decides)
 CRASH_SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV"}
-RESULT_MARK = "TRIAL_RESULT "
 
 DRIVER = r'''
 import json, os, re, subprocess, sys
@@ -68,12 +67,6 @@ if sig in CRASH_SIGNALS:
         if name.startswith("db::") and name not in frames:   # the layout database's own code
             frames.append(name)
     raise KLayoutCrash("%%s%%s" %% (CRASH_SIGNALS[sig], (" in " + ", ".join(frames[:3])) if frames else ""))
-if not os.path.exists("result.json"):
-    print("%(mark)s" + json.dumps({"ok": None, "note": "klayout exited with %%d and no result" %% p.returncode}))
-else:
-    with open("result.json") as f:
-        res = json.load(f)
-    print("%(mark)s" + json.dumps({"ok": bool(res.get("ok")), "exception": res.get("exception")}))
 '''
 
 
@@ -116,7 +109,7 @@ def trial_run(code: str, bridge, timeout_s: float = 60, sandbox=None) -> Executi
         if not made.get("ok") or not layout_copy.is_file():
             return None
         args = {"active": str(made.get("active_cell") or ""), "timeout_s": max(5, int(timeout_s))}
-        driver = DRIVER % {"args": json.dumps(args), "signals": CRASH_SIGNALS, "mark": RESULT_MARK}
+        driver = DRIVER % {"args": json.dumps(args), "signals": CRASH_SIGNALS}
         res = (sandbox or default_sandbox()).run(driver, inputs=_job_files(code, layout_copy), timeout_s=timeout_s + 30,
                                                  pid_namespace=False, summarize=False)
     rep = ExecutionReport.from_dict(res.to_dict())
