@@ -473,6 +473,26 @@ def test_a_swept_column_off_by_a_power_of_ten_loses_that_factor():
     assert fixes.unscale_column(plain, contract, wrote(1500, 1600)) == (plain, [])
 
 
+def test_a_column_written_under_another_name_and_scale_is_renamed_and_unscaled():
+    """A real m05 answer: ``writerow(["wavelength_nm", "T_bar", "T_cross"])`` over ``wl * 1e3`` for a
+    1.5-1.6 um sweep asked as wavelength_um. The header rename alone left the values 1000x off (the
+    revision after it was judged on a column 1500-1600), so the factor is found under the written name."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    contract = OutputContract(csv_columns={"mzi.csv": ["wavelength_um", "T_bar", "T_cross"]},
+                              csv_spans={"mzi.csv": {"wavelength_um": [1.5, 1.6]}})
+    rep = ExecutionReport.from_dict({"ok": True, "files": [{"path": "mzi.csv", "kind": "table", "summary": {
+        "first_row": ["wavelength_nm", "T_bar", "T_cross"], "column_spans": {"wavelength_nm": [1500.0, 1600.0]}}}]})
+    code = ('w.writerow(["wavelength_nm", "T_bar", "T_cross"])\n'
+            "w.writerows(zip(np.round(wl * 1e3, 4), bar, cross))\n")
+    fixed, _ = fixes.rename_csv_columns(code, contract, rep)
+    fixed, done = fixes.unscale_column(fixed, contract, rep)
+    assert fixed == ('w.writerow([\'wavelength_um\', "T_bar", "T_cross"])\n'
+                     "w.writerows(zip(np.round(wl, 4), bar, cross))\n"), fixed
+    assert "factor 1000" in done[0]
+
+
 def test_layers_bound_to_names_swapped_against_the_request_are_set_back():
     """A real m07 answer: METAL = (3, 0), VIA = (2, 0) for "every via (layer 3/0) must be enclosed by
     metal (layer 2/0)", kept three rounds."""
@@ -669,3 +689,45 @@ def test_a_cell_placed_inside_itself_is_placed_in_the_active_cell():
     assert fixes.fix_cell_placed_in_itself(own_macro, "interactive")[1] is None
     fine = "pad = layout.create_cell('PAD')\ncell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans()))\n"
     assert fixes.fix_cell_placed_in_itself(fine, "interactive")[1] is None
+
+
+def test_a_method_written_into_a_file_is_called():
+    """A real m08 answer wrote ``"width_um": bbox.width`` (the file held "<built-in method width of
+    DBox ...>") for three rounds; every uncalled read of that attribute becomes a call."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    rep = ExecutionReport.from_dict({"ok": True, "files": [{"path": "s.csv", "kind": "table", "summary": {
+        "object_reprs": ["<built-in method width of DBox object at 0x7f8>", "<bound method Thing.height of <x>>"]}}]})
+    code = ("bbox = c.bbox()\narea = bbox.width() * bbox.height()\n"
+            'rows.append({"w_um": bbox.width, "h_um": bbox.height, "name": bbox.name})\n')
+    fixed, done = fixes.call_methods_written_as_values(code, rep)
+    assert fixed == ("bbox = c.bbox()\narea = bbox.width() * bbox.height()\n"
+                     'rows.append({"w_um": bbox.width(), "h_um": bbox.height(), "name": bbox.name})\n'), fixed
+    assert "bbox.width()" in done[0] and "bbox.height()" in done[0]
+    # no method in any file, or nothing left uncalled: nothing
+    assert fixes.call_methods_written_as_values(code, ExecutionReport.from_dict({"ok": True, "files": []})) == (code, [])
+    assert fixes.call_methods_written_as_values(fixed, rep) == (fixed, [])
+
+
+def test_the_variant_the_request_names_replaces_the_copied_factory():
+    """A real m01 run kept a recipe's ``bend_euler`` for "a 90° circular bend" three rounds: the
+    family's variant the request names next to the family's word is used, with the keywords it
+    does not take dropped. Installed gdsfactory, real symbol index."""
+    from pic_copilot.agents import retrieve
+
+    index = retrieve.symbol_index()
+    req = "Draw a 30 µm straight followed by a 90° circular bend of 10 µm radius attached to its output."
+    code = "import gdsfactory as gf\nb = c << gf.components.bend_euler(\n    cross_section=xs, p=0.5)  # µm\nt = (1,)\n"
+    fixed, said = fixes.use_the_named_variant(code, req, index)
+    assert fixed == "import gdsfactory as gf\nb = c << gf.components.bend_circular(cross_section=xs)  # µm\nt = (1,)\n", fixed
+    assert "bend_euler -> bend_circular" in said and "dropped p" in said
+    two = "import gdsfactory as gf\nm = gf.c.mmi1x2()\nr = gf.routing.route_single(c, a, b, bend=gf.components.bend_euler)\n"
+    fixed, _ = fixes.use_the_named_variant(two, "Place a 2 x 2 MMI and route it with circular bends.", index)
+    assert "gf.c.mmi2x2()" in fixed and "bend=gf.components.bend_circular" in fixed
+    # the called variant named too, no variant word next to the family's word, one-word factories: nothing
+    for request, script in (("an euler bend next to a circular ring", "import gdsfactory as gf\ngf.components.bend_euler()\n"),
+                            ("Place the PDK's 1x2 MMIs.", "import gdsfactory as gf\ngf.components.mmi1x2()\n"),
+                            ("a circular shape", "import gdsfactory as gf\ngf.components.bend_euler()\n"),
+                            ("a circular bend", "import gdsfactory as gf\ngf.components.straight()\n")):
+        assert fixes.use_the_named_variant(script, request, index) == (script, None), request
+    assert fixes.use_the_named_variant(code, req, None) == (code, None)

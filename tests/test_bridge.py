@@ -43,6 +43,8 @@ def test_the_summary_says_where_the_most_placed_cell_sits(cases):
     assert r["ok"] and r["grid"] == {"cell": "TOP", "child": "UNIT", "count": 12, "x": [0.0, 20.0, 40.0, 60.0],
                                      "y": [0.0, 15.0, 30.0]}, r
     assert r["boxes"] == {"1/0": [[0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.1, 0.1]]}, r   # each in its own cell's coordinates
+    assert sorted(r["texts"]["10/0"]) == ["TOP", "U0"] and list(r["texts"]) == ["10/0"], r   # every cell's texts
+    assert sorted(map(tuple, r["origins"])) == [(x, y) for x in (0.0, 20.0, 40.0, 60.0) for y in (0.0, 15.0, 30.0)], r
 
 
 def test_syntax_error(cases):

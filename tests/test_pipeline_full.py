@@ -617,3 +617,111 @@ def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
     (tmp_path / "er.json").write_text(json.dumps({"0.5": 30.1, "0.4": 12.0, "0.3": 7.5}))
     assert sweep.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})) == []
     assert contract_words.from_request('Write a.json as {"x0": 1, "y0": 2}.').json_key_forms == {}
+
+
+def test_requested_text_labels_are_read_and_checked_in_a_real_layout(tmp_path):
+    """"Put a text label GC0, GC1, GC2, GC3 on layer 10/0" (a real m04 answer placed none, drew its
+    trench on 10/0, and passed the layer contract): the strings must be texts on that layer."""
+    import klayout.db as kdb
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    words = contract_words.requested_labels
+    assert words("At each coupler's waveguide port put a text label GC0, GC1, GC2, GC3 (left to right) on layer "
+                 "10/0. Top cell GC_ROW, saved as gc_row.gds.") == {"10/0": ["GC0", "GC1", "GC2", "GC3"]}
+    assert words('Add a text label with each device\'s name ("MMI", "RING") on layer 10/0.') == {"10/0": ["MMI", "RING"]}
+    assert words("Label the pads PAD1, PAD2 and PAD3 on layer 66/0.") == {"66/0": ["PAD1", "PAD2", "PAD3"]}
+    assert words("Add a text label OUT at the output port on layer 10/0.") == {"10/0": ["OUT"]}
+    # no literal strings, a condition, a cell or file name, or nothing made: no labels
+    assert words("Put a text label with the radius under each ring on layer 10/0.") == {}
+    assert words('Mark each violation with a text "ERR" on layer 99/0.') == {}
+    assert words("Read the texts of layer 10/0 and write labels.csv.") == {}
+    assert words("Add a text label in the top cell TOP2 on layer 10/0.") == {}
+    assert contract_words.from_request("Put a text label A1, A2 on layer 10/0.").labels == {}   # no layout results
+    assert contract_words.from_request("Put a text label A1, A2 on layer 10/0.", mode="interactive").labels == \
+        {"10/0": ["A1", "A2"]}
+
+    def layout(texts) -> ExecutionReport:
+        ly = kdb.Layout()
+        top, sub = ly.create_cell("TOP"), ly.create_cell("SUB")
+        top.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
+        for layer, s in texts:
+            sub.shapes(ly.layer(layer, 0)).insert(kdb.Text(s, kdb.Trans()))
+        for f in tmp_path.glob("*.gds"):
+            f.unlink()
+        ly.write(str(tmp_path / "a.gds"))
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    want = OutputContract(labels={"10/0": ["GC0", "GC1"]})
+    assert want.check(layout([(10, "GC0"), (10, "GC1"), (10, "X")])) == []      # texts in a child cell count
+    assert want.check(layout([(10, "GC0"), (1, "GC1")])) == [
+        "text label 'GC1' not found on layer 10/0 (texts there: 'GC0'; found 'GC1' on 1/0)"]
+    assert want.check(layout([])) == ["text labels 'GC0', 'GC1' not found on layer 10/0 (texts there: none)"]
+    assert OutputContract(labels={"": ["GC1"]}).check(layout([(1, "GC1")])) == []
+    assert "- text labels GC0, GC1 on layer 10/0" in contract_words.describe(want)
+
+
+def test_output_fixes_that_break_the_run_together_are_tried_apart():
+    """A real m01 candidate: cell 'RIB_WG' for "Top cell RIB" and the slab on the recipe's SLAB90
+    (3/0) for "a slab on layer 2/0"; with both fixed, its printout looked the slab up by the old
+    layer name and the run failed, and both fixes were lost. The name fix is then kept alone and the
+    revision is told the layer parameter the run proved."""
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"
+            "xs = gf.cross_section.rib2(width=0.5, layer_slab='SLAB90', width_slab=4.0)\n"
+            "c = gf.Component('RIB_WG')\nc << gf.components.straight(length=30, cross_section=xs)\n"
+            "c.write_gds('rib.gds', with_metadata=False)\n"
+            "slab = [s for s in xs.sections if s.layer == 'SLAB90'][0]\nprint(f'slab {slab.width} um')\n")
+    out, io, reqs = run([{"content": fence(code)}], config="full", max_rounds=1,
+                        prompt="Define a rib cross-section: a 0.5 µm wide core on layer 1/0 with a 4 µm wide slab on "
+                               "layer 2/0, both centred. With it, draw a 30 µm straight. Top cell RIB, saved as rib.gds.")
+    rec = json.loads(open(out.record_path).read())
+    chosen = rec["rounds"][0]["candidates"][0]
+    assert any("'RIB_WG' -> 'RIB'" in f for f in chosen["fixes"]), chosen
+    assert chosen["stage"] == "contract" and chosen["problems"] == ["no shapes on layer 2/0 (layers with shapes: 1/0, 3/0)"], chosen
+    assert "set rib2(layer_slab=(2, 0))" in (rec["rounds"][0]["decision"] or {}).get("instructions", ""), rec["rounds"][0]
+
+
+def test_a_cell_moved_by_a_stated_offset_is_checked_in_a_real_layout(tmp_path):
+    """"The second moved by (200, 50) µm" (a real m03 answer added the second MMI's ports without
+    placing it, and the route's own pieces passed the placement count): some placement's origin
+    must be there, array elements counting."""
+    import klayout.db as kdb
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    words = contract_words.moved_origins
+    assert words("Place two MMIs: the first at the origin, the second moved by (200, 50) µm.") == [[200.0, 50.0]]
+    assert words("an all-pass ring shifted by (-100.5, 0) um and a straight moved by (0, 100) µm") == \
+        [[-100.5, 0.0], [0.0, 100.0]]
+    assert words("Draw a 10 um x 5 um box with its lower-left corner at (3, 4) on layer 1/0.") == []
+    assert contract_words.from_request("a ring moved by (100, 0) µm, saved as r.gds").origins == [[100.0, 0.0]]
+    assert contract_words.from_request("a ring moved by (100, 0) µm").origins == []   # no layout results
+
+    def layout(places) -> ExecutionReport:
+        ly = kdb.Layout()
+        top, unit = ly.create_cell("TOP"), ly.create_cell("UNIT")
+        unit.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 1000))
+        for x, y, n in places:
+            top.insert(kdb.CellInstArray(unit.cell_index(), kdb.Trans(kdb.Vector(x, y)), kdb.Vector(10000, 0),
+                                         kdb.Vector(0, 10000), n, 1) if n > 1 else
+                       kdb.CellInstArray(unit.cell_index(), kdb.Trans(kdb.Vector(x, y))))
+        for f in tmp_path.glob("*.gds"):
+            f.unlink()
+        ly.write(str(tmp_path / "a.gds"))
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    want = OutputContract(origins=[[200, 50]])
+    assert want.check(layout([(0, 0, 1), (200000, 50000, 1)])) == []
+    assert want.check(layout([(180000, 50000, 3)])) == []          # the third element of an array
+    assert want.check(layout([(0, 0, 1), (10000, 0, 1)])) == [
+        "no cell is placed with its origin at (200, 50) µm (placements at: (0, 0), (10, 0)); place the device there, "
+        "e.g. create it at the origin and move it by (200, 50)"]
+    assert "- a placed cell with its origin at (200, 50) µm" in contract_words.describe(want)
+
+
+def test_a_missing_placement_origin_is_told_in_the_tools_idiom():
+    from pic_copilot.agents.candidates import contract_decision
+
+    problem = ["no cell is placed with its origin at (200, 50) µm (placements at: (0, 0))"]
+    assert "ref.move((x, y))" in contract_decision(problem, [], "import gdsfactory as gf\n")["instructions"]
+    assert "pya.DTrans(x, y)" in contract_decision(problem, [], "import pya\n")["instructions"]

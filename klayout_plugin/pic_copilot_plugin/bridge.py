@@ -265,6 +265,46 @@ def _shape_boxes(ly, per_layer=50, max_cells=200):
     return out
 
 
+def _texts(ly, per_layer: int = 100, max_cells: int = 200) -> dict:
+    """The strings of the text objects on each layer ("L/D" -> strings, every cell); the engine's
+    sandbox/summary.py has the same function for written layouts."""
+    out = {}
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        found = []
+        for n, cell in enumerate(ly.each_cell()):
+            if n >= max_cells or len(found) >= per_layer:
+                break
+            for sh in cell.shapes(li).each(pya.Shapes.STexts):
+                if len(found) >= per_layer:
+                    break
+                found.append(sh.text_string)
+        if found:
+            out["%d/%d" % (info.layer, info.datatype)] = found
+    return out
+
+
+def _instance_origins(ly, max_cells: int = 5000, max_points: int = 500) -> list:
+    """The distinct origins [x, y] (µm) of every cell placement, array elements counting; the
+    engine's sandbox/summary.py has the same function for written layouts."""
+    seen = {}
+    for n, cell in enumerate(ly.each_cell()):
+        if n >= max_cells:
+            break
+        for inst in cell.each_inst():
+            d = inst.dcplx_trans.disp
+            arr = inst.is_regular_array()
+            na, nb = (inst.na, inst.nb) if arr else (1, 1)
+            for i in range(min(na, max_points)):
+                for j in range(min(nb, max_points)):
+                    x = d.x + (i * inst.da.x + j * inst.db.x if arr else 0)
+                    y = d.y + (i * inst.da.y + j * inst.db.y if arr else 0)
+                    seen[(round(x, 4), round(y, 4))] = None
+                    if len(seen) >= max_points:
+                        return [list(p) for p in seen]
+    return [list(p) for p in seen]
+
+
 def layout_summary(session: Session, max_cells: int = 30) -> dict:
     """A compact description of the open layout, for requests and results."""
     ly = session.layout
@@ -296,6 +336,8 @@ def layout_summary(session: Session, max_cells: int = 30) -> dict:
         "max_placements": _max_placements(ly),
         "placement_grid": _placement_grid(ly),
         "shape_boxes": _shape_boxes(ly),
+        "texts": _texts(ly),
+        "instance_origins": _instance_origins(ly),
         "selection": session.selection(),
         "editable": ly.is_editable(),
     }

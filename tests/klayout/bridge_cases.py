@@ -50,9 +50,12 @@ def placement_grid_in_the_summary():
     s = fresh()
     r = bridge.execute(s, "u = layout.create_cell('UNIT')\nu.shapes(layout.layer(1, 0)).insert(pya.Box(0, 0, 100, 100))\n"
                           "cell.insert(pya.DCellInstArray(u.cell_index(), pya.DTrans(), pya.DVector(20, 0), "
-                          "pya.DVector(0, 15), 4, 3))\n")
+                          "pya.DVector(0, 15), 4, 3))\n"
+                          "u.shapes(layout.layer(10, 0)).insert(pya.DText('U0', pya.DTrans(0, 0)))\n"
+                          "cell.shapes(layout.layer(10, 0)).insert(pya.DText('TOP', pya.DTrans(1, 1)))\n")
     return {"ok": r["ok"], "grid": (r.get("summary") or {}).get("placement_grid"),
-            "boxes": (r.get("summary") or {}).get("shape_boxes")}
+            "boxes": (r.get("summary") or {}).get("shape_boxes"), "texts": (r.get("summary") or {}).get("texts"),
+            "origins": (r.get("summary") or {}).get("instance_origins")}
 
 
 def failing_run(code):

@@ -92,6 +92,14 @@ PLACEMENT_HINTS = {
 }
 
 
+#: how to place one cell at a stated origin, per tool
+ORIGIN_HINTS = {
+    "gdsfactory": "place a reference of the device in the top cell and move it: ref = c << device; ref.move((x, y)) "
+                  "(adding the device's ports to the top cell places nothing)",
+    "pya": "insert a placement at that origin: cell.insert(pya.DCellInstArray(child.cell_index(), pya.DTrans(x, y)))",
+}
+
+
 def contract_decision(problems: list[str], missing_files: list[str], script: str = "") -> dict:
     """Revision instructions for a run that broke the output contract; ``script`` (the candidate)
     decides which tool's idiom a too-few-placements problem is told."""
@@ -99,6 +107,8 @@ def contract_decision(problems: list[str], missing_files: list[str], script: str
              for ext in [name[name.rfind("."):].lower()] if ext in evaluator.WRITE_HINTS]
     if any("cells placed in one cell expected" in p or " grid" in p and " places " in p for p in problems):
         hints.append(PLACEMENT_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
+    if any("is placed with its origin at" in p for p in problems):
+        hints.append(ORIGIN_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
     text = ("The script ran, but its result does not do what the designer asked:\n"
             + "\n".join(f"- {p}" for p in problems)
             + "\nKeep the parts that work and fix exactly these points"

@@ -51,6 +51,9 @@ def describe(contract: OutputContract) -> str:
     lines += [f"- shapes on layer {l}" for l in contract.layers]
     lines += [f"- a shape on layer {l} spanning x {b[0]:g} to {b[2]:g} um and y {b[1]:g} to {b[3]:g} um"
               for l, b in contract.boxes.items()]
+    lines += [f"- a placed cell with its origin at ({x:g}, {y:g}) µm" for x, y in contract.origins]
+    for l, texts in contract.labels.items():
+        lines.append(f"- text label{'s' if len(texts) > 1 else ''} {', '.join(texts)}" + (f" on layer {l}" if l else ""))
     if contract.grid:
         g = contract.grid
         pitch = " at " + " x ".join(f"{g[k]:g} µm" for k in ("pitch_x", "pitch_y") if g.get(k)) + " pitch" \
@@ -319,6 +322,64 @@ def produced_layers(prompt: str) -> list[str]:
     return out
 
 
+# "the second moved by (200, 50) µm": a placement whose origin the words state
+_MOVED_BY = re.compile(rf"\b(?:moved|shifted|translated|displaced)\s+by\s+{_POINT}", re.IGNORECASE)
+
+
+def moved_origins(prompt: str) -> list[list[float]]:
+    """Where a request moves a placed cell to, [x, y] µm: "an all-pass ring moved by (100, 0) µm"
+    -> [[100.0, 0.0]]. Only "moved/shifted/translated/displaced by (x, y)" (a cell made at the
+    origin and moved lands there); a box's corner or a label's position is not a placement."""
+    out: list[list[float]] = []
+    for m in _MOVED_BY.finditer(prompt):
+        p = [float(m.group(1)), float(m.group(2))]
+        if p not in out:
+            out.append(p)
+    return out
+
+
+# text labels a request asks for: "put a text label GC0, GC1, GC2, GC3 on layer 10/0", 'a text "TOP"'
+_LABEL_NOUN = re.compile(r"\b(?:labels?|texts?|annotations?)\b", re.IGNORECASE)
+_CODE_TOKEN = r"[A-Za-z][A-Za-z_]*\d+[A-Za-z0-9_]*"       # GC0, PAD_12, R5: letters then a number
+_TOKEN_LIST = re.compile(rf"(?<![\w/.]){_CODE_TOKEN}(?:\s*,\s*{_CODE_TOKEN})+(?:,?\s+and\s+{_CODE_TOKEN})?(?![\w/.])")
+_QUOTED = re.compile(r'"([^"\n]{1,60})"|\'([^\'\n]{1,60})\'')
+_NAMED_TEXT = re.compile(r"\b(?:labels?|texts?)\s+(?:reading\s+|saying\s+|with\s+the\s+(?:text|string)\s+)?"
+                         r"([A-Z][A-Z0-9_]*[A-Z0-9])\b(?!\s*(?:/|\.\w))")
+
+
+def requested_labels(prompt: str) -> dict[str, list[str]]:
+    """Text labels a request asks to make, "L/D" (or "" when its sentence names no single layer) ->
+    strings: 'put a text label GC0, GC1, GC2, GC3 (left to right) on layer 10/0' -> {"10/0": ["GC0",
+    "GC1", "GC2", "GC3"]}, 'add a text "TOP" on 66/0' -> {"66/0": ["TOP"]}. Read from sentences that
+    make something and name labels or texts, without a condition (a label on each violation may
+    rightly be none); the strings are quoted, a list of names with a number (GC0, GC1), or one
+    upper-case name right after "label"/"text". Cell and file names the request gives are not labels."""
+    from .evaluator import requested_layers
+
+    names = set(requested_cell_names(prompt)) | set(requested_files(prompt, ()))
+    out: dict[str, list[str]] = {}
+    for sent in _sentences(prompt.translate(_QUOTES)):
+        if not (_MAKES.search(sent) and _LABEL_NOUN.search(sent)) or _CONDITIONAL.search(sent):
+            continue
+        quoted = [a or b for a, b in _QUOTED.findall(sent)]
+        if quoted:
+            found = quoted
+        else:
+            found = [t for m in _TOKEN_LIST.finditer(sent) for t in re.split(r"\s*,\s*|,?\s+and\s+", m.group(0))]
+            found += [m.group(1) for m in _NAMED_TEXT.finditer(sent)]
+        found = [t for t in dict.fromkeys(t.strip() for t in found) if t and t not in names and not _FILE_LIKE.search(t)]
+        if not found:
+            continue
+        layers = requested_layers(sent)
+        key = f"{layers[0][0]}/{layers[0][1]}" if len(layers) == 1 else ""
+        out.setdefault(key, [])
+        out[key] += [t for t in found if t not in out[key]]
+    return out
+
+
+_FILE_LIKE = re.compile(r"\.\w{2,4}$|^\d+/\d+$")
+
+
 _NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _COUNT = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
 _GRID = re.compile(rf"\b{_COUNT}\s+columns?\s*(?:,|and|by|x|×)\s*{_COUNT}\s+rows?\b|"
@@ -507,7 +568,9 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0,
                           grid=grid(prompt) if makes_layout else {},
-                          boxes=placed_boxes(prompt) if makes_layout else {})
+                          boxes=placed_boxes(prompt) if makes_layout else {},
+                          labels=requested_labels(prompt) if makes_layout else {},
+                          origins=moved_origins(prompt) if makes_layout else [])
 
 
 _LAYOUT_OUT = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)

@@ -26,9 +26,9 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (bind_default_layer, bind_named_layers, bind_requested_layer, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (bind_default_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
-                    unscale_column, write_layout_by_suffix)
+                    unscale_column, use_the_named_variant, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
 CONFIGS = PIPELINE_CONFIGS
@@ -314,9 +314,14 @@ class _Run:
         self.progress("execute", "ran ok" if rep.ok else "the run failed", summ)
         return rep
 
-    def static(self, script: str) -> tuple[list[dict], list]:
+    def symbols(self):
+        """The symbol index of the installed APIs (loaded on first use), or None without one."""
         if self.index is None:
             self.index = self.timed("check", retrieve.symbol_index) or False
+        return self.index or None
+
+    def static(self, script: str) -> tuple[list[dict], list]:
+        self.symbols()
         interactive_pya = self.req.mode == "interactive" and not needs_engine_python(script)
         if self.observations is None:
             self.observations = _observed_ports() if self.cfg.observations else {}
@@ -374,9 +379,11 @@ class _Run:
             script, renamed_layers = bind_named_layers(script, self.req.prompt)
             script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
-            script, invented = binding.drop_invented_parameters(script, self.words, self.index or None)
+            script, invented = binding.drop_invented_parameters(script, self.words, self.symbols())
+            script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
-            fixed = [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented) if w] + fixed
+            fixed = [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
+                     if w] + fixed
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
         cand.fixes = fixed
@@ -501,25 +508,39 @@ class _Run:
         """The candidate with the file or cell name it produced instead of the requested one
         renamed in its source (see fixes.rename_outputs), and the layer a factory's default drew
         instead of the requested one set (fixes.bind_default_layer), checked and run again; None
-        when the run proves neither."""
+        when the run proves neither. When the fixes together break the run (a real m01 printout
+        looked its slab up by the old layer name), the layer fix and the others are also tried
+        alone, and the best-ranked script is kept."""
         rep = cand.report or ExecutionReport()
         script, done = rename_outputs(cand.script, self.contract, rep)
-        script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
         script, columns = rename_csv_columns(script, self.contract, rep)
         script, unscaled = unscale_column(script, self.contract, rep)
-        done += layered + columns + unscaled
-        if not done:
+        script, called = call_methods_written_as_values(script, rep)
+        named = done + columns + unscaled + called
+        layered_script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
+        if not named and not layered:
             return None
-        self.progress("check", "; ".join(done))
-        derived = self.evaluate(f"```python\n{script}\n```", None, cand.index, cand.temperature, review_state,
-                                bound=bound, renamed_outputs=True)
-        derived.fixes = cand.fixes + done + derived.fixes
-        if layered and derived.rank() <= cand.rank() and cand.decision:
-            # the fixed script broke elsewhere (e.g. a printout that looks for the old layer name):
-            # the revision is told the parameter the run proved
-            cand.decision = dict(cand.decision, instructions=cand.decision.get("instructions", "")
+        tries = [(layered_script, named + layered)]
+        if named and layered:
+            alone, _ = bind_default_layer(cand.script, self.contract, rep, self.index or None)
+            tries += [(script, named), (alone, layered)]
+        best, best_what = None, []
+        for fixed, what in tries:
+            self.progress("check", "; ".join(what))
+            derived = self.evaluate(f"```python\n{fixed}\n```", None, cand.index, cand.temperature, review_state,
+                                    bound=bound, renamed_outputs=True)
+            derived.fixes = cand.fixes + what + derived.fixes
+            if best is None or derived.rank() > best.rank():
+                best, best_what = derived, what
+            if best.rank() > cand.rank() and best.stage != "run-failed":
+                break
+        kept = best if best.rank() > cand.rank() else cand
+        if layered and layered[0] not in (best_what if kept is best else []) and kept.decision:
+            # the layer fix broke the script elsewhere (e.g. a printout that looks for the old layer
+            # name): the revision is told the parameter the run proved
+            kept.decision = dict(kept.decision, instructions=kept.decision.get("instructions", "")
                                  + f"\nThe run shows where the wrong layer comes from: set {layered[0]}.")
-        return derived
+        return best
 
     def bind(self, cand: Candidate, review_state: dict) -> Candidate | None:
         """The candidate with the request's numbers bound to the real parameters of the component

@@ -132,6 +132,10 @@ class OutputContract:
             counts: 4 x 3 is 12), in a written layout or the open layout.
         boxes: "L/D" -> [left, bottom, right, top] in µm: a shape on that layer must span exactly this
             box in its cell's coordinates (a box drawn at a stated place; 1 nm tolerance).
+        origins: [x, y] points in µm where some cell placement must have its origin ("the second
+            MMI moved by (200, 50) µm"), in a written or the open layout (1 nm tolerance).
+        labels: "L/D" (or "" for any layer) -> strings that text objects on that layer must read
+            ("label the couplers GC0, GC1, GC2 on layer 10/0"), in any cell of a written or the open layout.
         grid: how those placements are arranged, {"columns": C, "rows": R, "pitch_x": PX, "pitch_y": PY}
             (µm; 0 = not stated): the most-placed cell's placements must have C distinct x and R
             distinct y positions, PX and PY apart. Checked only where that cell is placed C x R times
@@ -158,6 +162,8 @@ class OutputContract:
     placements: int = 0
     grid: dict[str, float] = field(default_factory=dict)
     boxes: dict[str, list[float]] = field(default_factory=dict)
+    labels: dict[str, list[str]] = field(default_factory=dict)
+    origins: list[list[float]] = field(default_factory=list)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -220,13 +226,18 @@ class OutputContract:
             grid=dict(data.get("grid", {})) if isinstance(data.get("grid", {}), dict) else data.get("grid"),
             boxes=table("boxes", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
                         '{"1/0" = [0.0, 0.0, 10.0, 5.0]}'),
+            labels=table("labels", lambda x: is_strs(x) and bool(x), '{"10/0" = ["GC0", "GC1"]}'),
+            origins=data.get("origins", []),
         )
+        if not (isinstance(out.origins, list) and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
+                                                      for p in out.origins)):
+            raise ContractError(f"{source}: origins must be a list of [x, y] points, e.g. origins = [[200, 50]]")
         if not is_count(out.placements):
             raise ContractError(f"{source}: placements must be a whole number, e.g. placements = 12")
         if not isinstance(out.grid, dict) or set(out.grid) - set(GRID_KEYS) or \
                 not all(_is_number(v) and v >= 0 for v in out.grid.values()):
             raise ContractError(f"{source}: grid must be a table like {{columns = 4, rows = 3, pitch_x = 60, pitch_y = 40}}")
-        bad = [l for l in [*out.layers, *out.shapes] if not LAYER_RE.match(l)]
+        bad = [l for l in [*out.layers, *out.shapes, *(k for k in out.labels if k)] if not LAYER_RE.match(l)]
         if bad:
             raise ContractError(f'{source}: layers are written "L/D" (e.g. "1/0"), got {", ".join(map(repr, bad))}')
         return out
@@ -286,6 +297,8 @@ class OutputContract:
         self._check_placements(layouts, problems)
         self._check_grid(layouts, problems)
         self._check_boxes(layouts, problems)
+        self._check_labels(layouts, problems)
+        self._check_origins(layouts, problems)
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
@@ -379,6 +392,44 @@ class OutputContract:
             shown = "; ".join(_fmt_box(b) for b in seen[:3]) or "none"
             problems.append(f"no shape on layer {layer} spans {_fmt_box(want)} um (left, bottom, right, top), where the "
                             f"request places it (shapes on {layer}: {shown})")
+
+    def _check_origins(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.origins:
+            return
+        known = [lay["instance_origins"] for lay in layouts if isinstance(lay.get("instance_origins"), list)]
+        if not known:
+            problems.append("placed cells expected, but no layout was written or open to find them in")
+            return
+        points = [p for pts in known for p in pts]
+        for x, y in self.origins:
+            if not any(abs(px - x) <= 1e-3 and abs(py - y) <= 1e-3 for px, py in points):
+                shown = ", ".join(f"({px:g}, {py:g})" for px, py in points[:6]) + (", ..." if len(points) > 6 else "")
+                problems.append(f"no cell is placed with its origin at ({x:g}, {y:g}) µm (placements at: {shown or 'none'}); "
+                                f"place the device there, e.g. create it at the origin and move it by ({x:g}, {y:g})")
+
+    def _check_labels(self, layouts: list[dict], problems: list[str]) -> None:
+        if not self.labels:
+            return
+        known = [lay["texts"] for lay in layouts if isinstance(lay.get("texts"), dict)]
+        if not known:
+            problems.append("text labels expected, but no layout was written or open to read them in")
+            return
+        on: dict[str, set[str]] = {}
+        for texts in known:
+            for layer, strings in texts.items():
+                on.setdefault(layer, set()).update(strings)
+        everywhere = set().union(*on.values()) if on else set()
+        for layer, wanted in self.labels.items():
+            have = on.get(layer, set()) if layer else everywhere
+            missing = [t for t in wanted if t not in have]
+            if not missing:
+                continue
+            where = f" on layer {layer}" if layer else ""
+            seen = sorted(have)[:8]
+            elsewhere = sorted({f"{t!r} on {l}" for l, ts in on.items() if l != layer for t in ts if t in missing})[:4]
+            problems.append(f"text label{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))} not found{where} "
+                            f"(texts there: {', '.join(map(repr, seen)) or 'none'}"
+                            + (f"; found {', '.join(elsewhere)}" if elsewhere else "") + ")")
 
     def _check_bbox(self, layouts: list[dict], problems: list[str]) -> None:
         for cell, want in self.bbox.items():
@@ -520,7 +571,8 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
                     "max_placements": s.get("max_placements"), "placement_grid": s.get("placement_grid"),
-                    "shape_boxes": s.get("shape_boxes"),
+                    "shape_boxes": s.get("shape_boxes"), "texts": s.get("texts"),
+                    "instance_origins": s.get("instance_origins"),
                     "top_instances": {t["name"]: t["instances"] for t in s.get("top_cells") or []
                                       if isinstance(t.get("instances"), int)}})
     s = report.summary
@@ -529,7 +581,8 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         out.append({"cells": list(s.get("cells") or []),
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": bboxes, "max_placements": s.get("max_placements"),
-                    "placement_grid": s.get("placement_grid"), "shape_boxes": s.get("shape_boxes")})
+                    "placement_grid": s.get("placement_grid"), "shape_boxes": s.get("shape_boxes"),
+                    "texts": s.get("texts"), "instance_origins": s.get("instance_origins")})
     return out
 
 

@@ -103,7 +103,8 @@ def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dic
         tops.append(entry)
     return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
             "top_cells": tops, "layers": layers, "max_placements": max_placements(ly),
-            "placement_grid": placement_grid(ly), "shape_boxes": shape_boxes(ly),
+            "placement_grid": placement_grid(ly), "shape_boxes": shape_boxes(ly), "texts": texts(ly),
+            "instance_origins": instance_origins(ly),
             "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
                             for m in c.each_meta_info())}
 
@@ -138,6 +139,49 @@ def shape_boxes(ly, per_layer: int = 50, max_cells: int = 200) -> dict[str, list
         if boxes:
             out[f"{info.layer}/{info.datatype}"] = boxes
     return out
+
+
+def texts(ly, per_layer: int = 100, max_cells: int = 200) -> dict[str, list[str]]:
+    """The strings of the text objects on each layer ("L/D" -> strings, first ``per_layer``, every
+    cell): what "label each coupler GC0, GC1, ... on layer 10/0" must leave behind. The plugin's
+    bridge.py has the same function for the open layout."""
+    from itertools import islice
+
+    import klayout.db as db
+
+    out: dict[str, list[str]] = {}
+    for li in ly.layer_indexes():
+        info = ly.get_info(li)
+        found: list[str] = []
+        for cell in islice(ly.each_cell(), max_cells):
+            for sh in cell.shapes(li).each(db.Shapes.STexts):
+                if len(found) >= per_layer:
+                    break
+                found.append(sh.text_string)
+        if found:
+            out[f"{info.layer}/{info.datatype}"] = found
+    return out
+
+
+def instance_origins(ly, max_cells: int = 5000, max_points: int = 500) -> list[list[float]]:
+    """The distinct origins [x, y] (µm, in the placing cell's coordinates) of every cell placement,
+    each element of an array counting: what "the second MMI moved by (200, 50) µm" must leave
+    behind. The plugin's bridge.py has the same function for the open layout."""
+    from itertools import islice
+
+    seen: dict[tuple[float, float], None] = {}
+    for cell in islice(ly.each_cell(), max_cells):
+        for inst in cell.each_inst():
+            d = inst.dcplx_trans.disp
+            na, nb = (inst.na, inst.nb) if inst.is_regular_array() else (1, 1)
+            a, b = (inst.da, inst.db) if inst.is_regular_array() else (None, None)
+            for i in range(min(na, max_points)):
+                for j in range(min(nb, max_points)):
+                    x, y = (d.x + i * a.x + j * b.x, d.y + i * a.y + j * b.y) if a is not None else (d.x, d.y)
+                    seen[(round(x, 4), round(y, 4))] = None
+                    if len(seen) >= max_points:
+                        return [list(p) for p in seen]
+    return [list(p) for p in seen]
 
 
 def placement_grid(ly, max_cells: int = 5000, max_positions: int = 200) -> dict | None:

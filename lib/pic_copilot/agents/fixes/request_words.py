@@ -8,7 +8,7 @@ import re
 
 from ...execution.routing import needs_engine_python
 from .rules import fix_pya_import_in_klayout
-from .source import parsed, replace_spans
+from .source import offset, parsed, replace_spans
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
@@ -389,3 +389,105 @@ def bind_named_layers(code: str, request: str) -> tuple[str, str | None]:
     edits = {(c.lineno, c.col_offset, c.end_col_offset, str(w)) for _, nodes, want in wrong for c, w in zip(nodes, want)}
     said = ", ".join(f"{n} = {w[0]}/{w[1]}" for n, _, w in wrong)
     return replace_spans(code, edits), f"{said} (the layers the request gives these names)"
+
+
+_COMPONENTS = "gdsfactory.components."
+_PORTS_FORM = re.compile(r"^(\D+?)_?(\d+x\d+)$")   # mmi1x2 -> ("mmi", "1x2")
+
+
+def _stem_and_word(leaf: str) -> tuple[str, str] | None:
+    """A factory name's family and the word that picks its variant: bend_euler -> ("bend", "euler"),
+    mmi2x2 -> ("mmi", "2x2"); None for a name of one word (straight)."""
+    m = _PORTS_FORM.match(leaf)
+    if m:
+        return m.group(1), m.group(2)
+    stem, _, word = leaf.rpartition("_")
+    return (stem, word) if stem and len(word) >= 2 else None
+
+
+def _request_tokens(request: str) -> list[str]:
+    text = re.sub(r"(\d)\s*[x×]\s*(\d)", r"\1x\2", request.lower())
+    return re.findall(r"\d+x\d+|[a-z0-9]+", text)
+
+
+def _says_variant(tokens: list[str], stem: str, word: str, reach: int = 2) -> bool:
+    """``word`` stands in the request within ``reach`` words of a word of ``stem`` ("circular bend",
+    "a 2x2 MMI", "rectangular grating coupler")."""
+    stem_words = [w for w in stem.split("_") if len(w) >= 3]
+    for i, t in enumerate(tokens):
+        if t != word:
+            continue
+        near = tokens[max(0, i - reach - 1):i] + tokens[i + 1:i + reach + 2]
+        if any(n.startswith(s) for n in near for s in stem_words):
+            return True
+    return False
+
+
+def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | None]:
+    """``gf.components.bend_euler`` where the request asks for "a 90° circular bend": the factory of
+    the same family whose variant word the request puts next to the family's word (bend_circular)
+    replaces the one the script calls (a recipe's bend_euler was kept for three rounds of a real
+    m01 run; a small model copies the example's factory). Only when the request does not name the
+    called variant too, exactly one sibling is named, and that sibling exists in the installed
+    gdsfactory; keyword arguments the sibling does not take are dropped and said.
+
+    Args:
+        code: the script.
+        request: the designer's words.
+        index: the symbol index (which factories exist, their parameters); None does nothing.
+
+    Returns the script and what was replaced (None when nothing was).
+    """
+    from ...checks.static import _aliases, _dotted
+
+    tree = parsed(code) if index is not None else None
+    if tree is None:
+        return code, None
+    aliases = _aliases(tree)
+    tokens = _request_tokens(request)
+    family = [m for m in index.members(_COMPONENTS[:-1])]
+    calls = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    lines = code.splitlines(keepends=True)
+    edits, said = [], []   # (start, end, text) character offsets
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load) or node.lineno != node.end_lineno:
+            continue
+        parts = _dotted(node)
+        if not parts:
+            continue
+        full = ".".join([aliases.get(parts[0], parts[0]), *parts[1:]]).replace("gdsfactory.c.", _COMPONENTS)
+        if not full.startswith(_COMPONENTS) or full.count(".") != 2:
+            continue
+        leaf = full[len(_COMPONENTS):]
+        split = _stem_and_word(leaf)
+        if split is None or split[1] in tokens:
+            continue
+        stem = split[0]
+        named = [m for m in family if m != leaf and (sw := _stem_and_word(m)) is not None and sw[0] == stem
+                 and _says_variant(tokens, stem, sw[1])]
+        if len(named) != 1:
+            continue
+        new = named[0]
+        func = ast.get_source_segment(code, node)
+        func = func[:len(func) - len(node.attr)] + new
+        call = calls.get(id(node))
+        if call is None:
+            target, text, dropped = node, func, []
+        else:   # the call is written again with the keywords the variant takes
+            takes = set(index.params(_COMPONENTS + new) or [])
+            dropped = [k.arg for k in call.keywords if k.arg is not None and k.arg not in takes]
+            args = [ast.get_source_segment(code, a) for a in [*call.args, *call.keywords]
+                    if not (isinstance(a, ast.keyword) and a.arg in dropped)]
+            target, text = call, f"{func}({', '.join(args)})"
+        edits.append((offset(lines, target.lineno, target.col_offset),
+                      offset(lines, target.end_lineno, target.end_col_offset), text))
+        said.append(f"{leaf} -> {new}" + (f" (dropped {', '.join(dropped)}, which {new} does not take)" if dropped else ""))
+    fixed = code
+    last = len(code) + 1
+    for a, b, text in sorted(edits, reverse=True):
+        if b > last:   # inside an edit already made (a call within a replaced call's arguments)
+            continue
+        fixed, last = fixed[:a] + text + fixed[b:], a
+    if not edits or parsed(fixed) is None:
+        return code, None
+    return fixed, f"used {', '.join(dict.fromkeys(said))} (the variant the request names)"

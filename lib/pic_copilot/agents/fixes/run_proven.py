@@ -74,6 +74,35 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
              f"{'it is a method' if len(set(called)) == 1 else 'they are methods'}, not a value)"])
 
 
+# the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
+# at 0x...>", "<bound method Component.bbox of ...>"
+_METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
+
+
+def call_methods_written_as_values(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """A file holds "<built-in method width of DBox ...>": the script wrote ``bbox.width`` where
+    ``bbox.width()`` was meant (a real m08 answer kept it for three rounds while the same line's
+    ``bbox.width() * bbox.height()`` was right). Every read of that attribute that is not called
+    becomes a call; the next run decides (an attribute of the same name that is a value elsewhere
+    then fails, and the caller keeps the unfixed script).
+
+    Returns the script and what was called.
+    """
+    names = {m.group(1) for f in rep.files or [] if isinstance(f, dict) and isinstance(f.get("summary"), dict)
+             for r in f["summary"].get("object_reprs") or [] for m in [_METHOD_REPR.match(str(r))] if m}
+    tree = parsed(code) if names else None
+    if tree is None:
+        return code, []
+    called_funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in names
+             and isinstance(n.ctx, ast.Load) and id(n) not in called_funcs and n.lineno == n.end_lineno]
+    if not reads:
+        return code, []
+    done = list(dict.fromkeys(ast.unparse(n) for n in reads))
+    return (replace_spans(code, {(n.end_lineno, n.end_col_offset, n.end_col_offset, "()") for n in reads}),
+            [f"called {', '.join(f'{d}()' for d in done)} (the file held the method itself, not its value)"])
+
+
 def _suffix(name: str) -> str:
     dot = name.rfind(".")
     return name[dot:].lower() if dot > name.rfind("/") else ""
@@ -375,20 +404,23 @@ def unscale_column(code: str, contract, report: ExecutionReport) -> tuple[str, l
     from ...checks.output_contract import power_of_ten_off
 
     files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    renamed = csv_column_renames(contract, report)   # a column written under another name is found by it
     tree = None
     spans, done = set(), []
     for name, spans_wanted in contract.csv_spans.items():
         s = (files.get(name) or {}).get("summary") or {}
         header = [str(c).strip() for c in s.get("first_row") or []]
+        written_as = {want: got for got, want in (renamed.get(name) or {}).items()}
         for col, want in spans_wanted.items():
-            got = (s.get("column_spans") or {}).get(col)
+            col_written = written_as.get(col, col)
+            got = (s.get("column_spans") or {}).get(col_written)
             f = power_of_ten_off(got, want) if got is not None else None
-            if f is None or col not in header:
+            if f is None or col_written not in header:
                 continue
             tree = tree or parsed(code)
             if tree is None:
                 return code, []
-            i = header.index(col)
+            i = header.index(col_written)
             factors = []
             for exprs in _column_expressions(tree, len(header)):
                 for b in ast.walk(exprs[i]):
