@@ -731,3 +731,37 @@ def test_the_variant_the_request_names_replaces_the_copied_factory():
                             ("a circular bend", "import gdsfactory as gf\ngf.components.straight()\n")):
         assert fixes.use_the_named_variant(script, request, index) == (script, None), request
     assert fixes.use_the_named_variant(code, req, None) == (code, None)
+
+
+def test_a_name_looked_for_in_the_wrong_module_is_taken_from_the_module_that_has_it():
+    """A real m02 run: ``gf.routing.straight`` in eight of nine candidates, each told "Did you mean:
+    gdsfactory.components.straight, gdsfactory.path.straight ...". Real API check and index."""
+    from pic_copilot.checks.static import static_findings
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+
+    def fix(code):
+        return fixes.use_the_module_that_has_it(code, static_findings(code, "sandbox", idx)[0])
+
+    fixed, done = fix("import gdsfactory as gf\nr = gf.components.ring_single(straight=gf.routing.straight)\n")
+    assert fixed == "import gdsfactory as gf\nr = gf.components.ring_single(straight=gf.components.straight)\n"
+    assert done == ["gf.routing.straight -> gf.components.straight (the name lives there)"]
+    fixed, _ = fix("import gdsfactory as gf\nfrom gdsfactory import bend_euler, Component\nb = bend_euler()\n")
+    assert "from gdsfactory import Component\nfrom gdsfactory.components import bend_euler\n" in fixed
+    # a name no module has, or a script the check finds nothing in: nothing
+    for code in ("import gdsfactory as gf\nx = gf.routing.no_such_router()\n",
+                 "import gdsfactory as gf\nx = gf.components.straight()\n"):
+        assert fix(code) == (code, [])
+
+
+def test_whole_floats_in_range_are_made_ints():
+    """``range(0, 100, TILE)`` with ``TILE = 25.0`` (a real m10 run, four candidates): the whole
+    float becomes int(); a float with a fraction, a name bound twice, or a shadowed range stays."""
+    code = "TILE = 25.0\nfor x in range(0, 100.0, TILE):\n    print(x)\n"
+    fixed, what = fixes.fix_whole_floats_in_range(code, "sandbox")
+    assert fixed == "TILE = 25.0\nfor x in range(0, int(100.0), int(TILE)):\n    print(x)\n" and "int(TILE)" in what
+    exec(compile(fixed, "<fixed>", "exec"), {"print": lambda *_: None})
+    for same in ("STEP = 2.5\nrange(0, 10, STEP)\n", "N = 4.0\nN += 1\nrange(N)\n",
+                 "def range(*a):\n    return a\nrange(0, 4.0)\n", "range(0, 10, 2)\n"):
+        assert fixes.fix_whole_floats_in_range(same, "sandbox") == (same, None), same

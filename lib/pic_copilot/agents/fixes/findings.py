@@ -218,3 +218,81 @@ def use_the_global_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
     if not spans:
         return code, []
     return replace_spans(code, spans), done
+
+
+#: where a factory a script looks for in the wrong module most likely lives (first wins)
+_PREFERRED_HOMES = ("gdsfactory.components.",)
+
+
+def _home_of(name: str, suggestions: list[str]) -> str | None:
+    """The one module of the same package where the API check found ``name``'s last part:
+    ``gdsfactory.routing.straight`` -> "gdsfactory.components" (suggested: gdsfactory.components.straight,
+    gdsfactory.path.straight, sax.models.straight). gdsfactory.components wins a tie; None when the
+    homes stay ambiguous."""
+    package, leaf = name.split(".", 1)[0], name.rsplit(".", 1)[-1]
+    homes = [s.rsplit(".", 1)[0] for s in suggestions if s.rsplit(".", 1)[-1] == leaf
+             and s.split(".", 1)[0] == package and s != name]
+    for pref in _PREFERRED_HOMES:
+        if any(h + "." == pref for h in homes):
+            return pref[:-1]
+    return homes[0] if len(set(homes)) == 1 else None
+
+
+def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``gf.routing.straight`` -> ``gf.components.straight``, ``from gdsfactory import bend_euler`` ->
+    ``from gdsfactory.components import bend_euler``: the API check found that the module has no
+    such name and the same name exists in another module of the package (in a real m02 run a 1.5B
+    model told "gdsfactory.routing has no attribute 'straight' ... Did you mean:
+    gdsfactory.components.straight" wrote it again in eight of nine candidates). Uses the
+    findings' suggestions; gdsfactory.components is preferred when several modules have the name.
+
+    Returns the script and what was changed.
+    """
+    from ...checks.static import _aliases, _dotted
+
+    moves = {f["name"]: home for f in findings if f.get("kind") == "api" and f.get("name") and "." in f["name"]
+             for home in [_home_of(f["name"], f.get("suggestions") or [])] if home}
+    tree = parsed(code) if moves else None
+    if tree is None:
+        return code, []
+    aliases = _aliases(tree)
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []   # (start, end, text) character offsets
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            moved = [a for a in node.names if moves.get(f"{node.module}.{a.name}")]
+            homes = {moves[f"{node.module}.{a.name}"] for a in moved}
+            if not moved or len(homes) != 1:
+                continue
+            home = homes.pop()
+            kept = [a for a in node.names if a not in moved]
+            names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in moved)
+            text = f"from {home} import {names}"
+            if kept:
+                text = (f"from {node.module} import "
+                        + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
+                        + "\n" + " " * node.col_offset + text)
+            edits.append((offset(lines, node.lineno, node.col_offset), offset(lines, node.end_lineno, node.end_col_offset), text))
+            done += [f"imported {a.name} from {home}" for a in moved]
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.lineno == node.end_lineno:
+            parts = _dotted(node)
+            if not parts or parts[0] not in aliases:
+                continue
+            full = ".".join([aliases[parts[0]], *parts[1:]])
+            home = moves.get(full)
+            root = aliases[parts[0]]
+            if home is None or not home.startswith(root):
+                continue
+            text = parts[0] + home[len(root):] + "." + parts[-1]
+            edits.append((offset(lines, node.lineno, node.col_offset), offset(lines, node.end_lineno, node.end_col_offset), text))
+            what = f"{'.'.join(parts)} -> {text}"
+            if what not in done:
+                done.append(what)
+    fixed, last = code, len(code) + 1
+    for a, b, text in sorted(edits, reverse=True):
+        if b > last:
+            continue
+        fixed, last = fixed[:a] + text + fixed[b:], a
+    if not edits or parsed(fixed) is None:
+        return code, []
+    return fixed, [f"{d} (the name lives there)" for d in done]

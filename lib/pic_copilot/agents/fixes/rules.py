@@ -14,7 +14,8 @@ from typing import Callable
 
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
-                       rename_reordered_keywords, use_the_global_that_has_it)
+                       rename_reordered_keywords, use_the_global_that_has_it,
+                       use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
 
@@ -267,8 +268,47 @@ def fix_cell_placed_in_itself(code: str, mode: str) -> tuple[str, str | None]:
     return replace_spans(code, spans), f"{names[0]}.insert -> cell.insert (the script placed {names[0]} inside itself)"
 
 
+def fix_whole_floats_in_range(code: str, mode: str) -> tuple[str, str | None]:
+    """``range(0, 100, TILE)`` with ``TILE = 25.0`` fails ("'float' object cannot be interpreted as an
+    integer"; a real m10 run kept it for four candidates): an argument of ``range`` that is a whole
+    float, written out or a name bound once to one, is wrapped in ``int()``. A float with a
+    fraction is left alone (no int() would keep its meaning).
+    """
+    tree = parsed(code) if "range(" in code else None
+    if tree is None:
+        return code, None
+    bound: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(tree):
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign, ast.For)) else []):
+            for name in ast.walk(t):
+                if isinstance(name, ast.Name):
+                    bound.setdefault(name.id, []).append(n.value if isinstance(n, ast.Assign) and len(n.targets) == 1
+                                                         and isinstance(t, ast.Name) else None)
+
+    def whole_float(a: ast.AST) -> bool:
+        if isinstance(a, ast.Name) and len(bound.get(a.id, [])) == 1 and bound[a.id][0] is not None:
+            a = bound[a.id][0]
+        neg = isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub)
+        a = a.operand if neg else a
+        return isinstance(a, ast.Constant) and isinstance(a.value, float) and a.value.is_integer()
+
+    shadowed = "range" in bound or any(getattr(n, "name", None) == "range" or isinstance(n, (ast.Import, ast.ImportFrom))
+                                       and any((a.asname or a.name) == "range" for a in n.names) for n in ast.walk(tree))
+    spans, wrapped = [], []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" and not shadowed:
+            for a in n.args:
+                if whole_float(a) and a.lineno == a.end_lineno:
+                    text = ast.get_source_segment(code, a)
+                    spans.append((a.lineno, a.col_offset, a.end_col_offset, f"int({text})"))
+                    wrapped.append(text)
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), f"wrote int({'), int('.join(dict.fromkeys(wrapped))}) in range() (range takes whole numbers)"
+
+
 FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
-         fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself)
+         fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
@@ -304,5 +344,6 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, unpacked = drop_undefined_unpacking(code, findings)
     code, layer_names = quote_pdk_layer_names(code, findings)
     code, receivers = use_the_global_that_has_it(code, findings)
+    code, homes = use_the_module_that_has_it(code, findings)
     return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
-                  + unpacked + layer_names + receivers)
+                  + unpacked + layer_names + receivers + homes)
