@@ -188,6 +188,9 @@ def test_the_report_database_module_is_imported_in_a_sandbox_script():
     code = "import klayout.db as pya\nreport = rdb.ReportDatabase('DRC')\nreport.save('a.lyrdb')\n"
     assert fixes.add_missing_imports(code, pyflakes_check(code), "sandbox")[1] == ["from klayout import rdb"]
     assert fixes.add_missing_imports(code, pyflakes_check(code), "interactive")[1] == []   # KLayout has pya
+    frame = "df = pd.DataFrame({'a': [1]})\ndf.to_csv('a.csv', index=False)\n"   # pandas: the engine's venv only
+    assert fixes.add_missing_imports(frame, pyflakes_check(frame), "sandbox")[1] == ["import pandas as pd"]
+    assert fixes.add_missing_imports(frame, pyflakes_check(frame), "interactive")[1] == []
 
 
 def test_api_check_uses_runtime_to_confirm_module_objects():

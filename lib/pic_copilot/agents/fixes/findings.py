@@ -14,7 +14,8 @@ from .source import insert_at_top, offset, parsed, replace_spans
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
 #: conventional aliases of a plain Python script only (KLayout's own Python has pya for them)
-SANDBOX_IMPORTS = {"rdb": "from klayout import rdb", "lay": "from klayout import lay", "tl": "from klayout import tl"}
+SANDBOX_IMPORTS = {"rdb": "from klayout import rdb", "lay": "from klayout import lay", "tl": "from klayout import tl",
+                   "pd": "import pandas as pd"}   # pandas is in the engine's venv, not in KLayout's Python
 
 
 def add_missing_imports(code: str, findings: list[dict], mode: str = "interactive") -> tuple[str, list[str]]:
