@@ -525,6 +525,26 @@ def test_a_request_that_places_several_cells_is_shown_a_recipe_that_does():
     assert len(arranged) <= 2
 
 
+
+def test_a_grid_request_is_shown_a_recipe_that_places_in_rows_and_columns():
+    """A real m02 run was shown a row of renamed ring copies for "4 columns and 3 rows" and placed
+    twelve rings in a line for three rounds: a grid in the contract wants a recipe that places in
+    two directions, found by what it does when the request's device words find none."""
+    from pic_copilot.agents.retrieve import places_in_rows_and_columns, recipes
+
+    assert places_in_rows_and_columns("c.add_ref(ring, columns=4, rows=3, column_pitch=60, row_pitch=40)\n")
+    assert places_in_rows_and_columns("cell.insert(pya.CellInstArray(u, pya.Trans(), pya.Vector(10, 0), pya.Vector(0, 10), 4, 3))\n")
+    assert places_in_rows_and_columns("for i in range(4):\n    for j in range(3):\n        r = c << ring\n")
+    assert not places_in_rows_and_columns("for i in range(4):\n    r = c << ring\n    r.move((60 * i, 0))\n")
+    assert not places_in_rows_and_columns("c.add_ref(ring, columns=4)\nax.grid(True)\n")
+    query = ("Make an array of the generic PDK's all-pass ring resonator (5 µm radius, other settings default): 4 "
+             "columns and 3 rows, 60 µm pitch in x and 40 µm pitch in y. Top cell RING_ARRAY, saved as ring_array.gds.")
+    plain, _ = recipes(query, ("sandbox", "new"), 2, places=12)
+    grid, _ = recipes(query, ("sandbox", "new"), 2, places=12, two_d=True)
+    assert any(places_in_rows_and_columns(r.code) for r in grid) and grid[0].id == plain[0].id, [r.id for r in grid]
+    assert len(grid) <= 2
+
+
 def test_the_static_check_accepts_every_verified_script():
     """Recipes, reference solutions and few-shot examples run and pass their checks, so an API
     error the static check reports on one is a false one: it would reject the very example the

@@ -78,10 +78,12 @@ def recipe_kinds(mode: str, kind: str | None, domains: tuple[str, ...] = ()) -> 
 
 #: how far down the ranking an arranging recipe is looked for (see :func:`recipes`)
 ARRANGING_DEPTH = 12
+#: what a grid-arranging recipe does, in words, for when the request's own words find none
+GRID_QUERY = "place a cell as an array of columns and rows with an x and y pitch"
 
 
 def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: bool = False,
-            places: int = 0) -> tuple[list, str | None]:
+            places: int = 0, two_d: bool = False) -> tuple[list, str | None]:
     """The ``k`` cookbook recipes of these kinds nearest to a request, and an error message when the
     cookbook cannot answer (generation then uses the fixed examples).
 
@@ -96,6 +98,9 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: 
             grid): "an array of the PDK's rings" found only ring recipes in real runs, and the
             answer placed one ring, or twelve in a line. The nearest such recipe among the first
             ARRANGING_DEPTH takes the last place when none of the nearest does.
+        two_d: the placements form columns and rows (the contract's grid): the arranging recipe must
+            then place in two directions (a real m02 run copied a row of renamed rings into twelve
+            in a line for "4 columns and 3 rows", three rounds).
     """
     from ..retrieval import cookbook
 
@@ -104,9 +109,14 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: 
         found = complementary(found or list(cookbook.search_recipes(query, k=k, kind=kinds)), query)
     except retrieval.RetrievalError as e:
         return [], f"cookbook unavailable: {e}"
-    if places >= 2 and found and not any(places_several(r.code) for r in found):
-        deeper = cookbook.search_recipes(query, k=ARRANGING_DEPTH, kind=kinds)
-        arranging = next((r for r in deeper if places_several(r.code) and r.id not in {f.id for f in found}), None)
+    arranges = places_in_rows_and_columns if two_d else places_several
+    if places >= 2 and found and not any(arranges(r.code) for r in found):
+        # nearest to the request first, then to the arrangement itself: a request's device words
+        # ("ring", "all-pass") can fill the whole depth with recipes of that device alone
+        deeper = list(cookbook.search_recipes(query, k=ARRANGING_DEPTH, kind=kinds))
+        if two_d:
+            deeper += list(cookbook.search_recipes(GRID_QUERY, k=ARRANGING_DEPTH, kind=kinds))
+        arranging = next((r for r in deeper if arranges(r.code) and r.id not in {f.id for f in found}), None)
         if arranging is not None:
             found = found[:max(1, k - 1)] + [arranging]
     return found, None
@@ -152,6 +162,34 @@ def places_several(code: str) -> bool:
                 return True
             if name.endswith("CellInstArray") and len(n.args) >= 5:
                 return True
+    return False
+
+
+def places_in_rows_and_columns(code: str) -> bool:
+    """True when a script places cells in two directions: an array with both columns and rows
+    (``add_ref(..., columns=, rows=)``, ``CellInstArray(cell, trans, a, b, na, nb)``), a grid of
+    components, or a placement inside a loop inside a loop."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    loops = (ast.For, ast.While, ast.ListComp, ast.GeneratorExp)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+            keys = {k.arg for k in n.keywords}
+            if name in _PLACING_CALLS and ({"columns", "rows"} <= keys or {"na", "nb"} <= keys):
+                return True
+            if name.endswith("CellInstArray") and len(n.args) >= 6:
+                return True
+            if name in ("grid", "grid_with_text") and not (isinstance(n.func, ast.Attribute) and isinstance(
+                    n.func.value, ast.Name) and n.func.value.id in ("ax", "plt")):
+                return True
+        if isinstance(n, loops) and any(isinstance(m, loops) and m is not n and places_several(ast.unparse(m))
+                                        for m in ast.walk(n)):
+            return True
     return False
 
 
