@@ -731,7 +731,12 @@ def test_the_variant_the_request_names_replaces_the_copied_factory():
     for request, script in (("an euler bend next to a circular ring", "import gdsfactory as gf\ngf.components.bend_euler()\n"),
                             ("Place the PDK's 1x2 MMIs.", "import gdsfactory as gf\ngf.components.mmi1x2()\n"),
                             ("a circular shape", "import gdsfactory as gf\ngf.components.bend_euler()\n"),
-                            ("a circular bend", "import gdsfactory as gf\ngf.components.straight()\n")):
+                            ("a circular bend", "import gdsfactory as gf\ngf.components.straight()\n"),
+                            # a real m04 answer: an array of couplers is no variant of one TE coupler
+                            ("four of the PDK's default TE grating couplers in a row",
+                             "import gdsfactory as gf\ngf.components.grating_coupler_array(n=4, pitch=127)\n"),
+                            ("four of the PDK's default TE grating couplers in a row",
+                             "import gdsfactory as gf\ngf.components.grating_coupler_array()\n")):
         assert fixes.use_the_named_variant(script, request, index) == (script, None), request
     assert fixes.use_the_named_variant(code, req, None) == (code, None)
 

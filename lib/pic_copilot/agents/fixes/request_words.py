@@ -423,13 +423,23 @@ def _says_variant(tokens: list[str], stem: str, word: str, reach: int = 2) -> bo
     return False
 
 
+def _alternatives(index, a: str, b: str, least: float = 0.3) -> bool:
+    """Two factories of one family are variants of one device when they share most parameters
+    (bend_euler / bend_circular 0.8, mmi1x2 / mmi2x2 1.0, the elliptical / rectangular grating
+    couplers 0.38), not when one is built from the other (grating_coupler_array / grating_coupler_te
+    0.04: a real m04 run would have lost its array)."""
+    pa, pb = set(index.params(_COMPONENTS + a) or []), set(index.params(_COMPONENTS + b) or [])
+    return bool(pa | pb) and len(pa & pb) / len(pa | pb) >= least
+
+
 def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | None]:
     """``gf.components.bend_euler`` where the request asks for "a 90° circular bend": the factory of
     the same family whose variant word the request puts next to the family's word (bend_circular)
     replaces the one the script calls (a recipe's bend_euler was kept for three rounds of a real
     m01 run; a small model copies the example's factory). Only when the request does not name the
-    called variant too, exactly one sibling is named, and that sibling exists in the installed
-    gdsfactory; keyword arguments the sibling does not take are dropped and said.
+    called variant too, exactly one sibling is named, that sibling exists in the installed
+    gdsfactory and is an alternative to the called one (:func:`_alternatives`); keyword arguments
+    the sibling does not take are dropped and said, unless they are most of the call's.
 
     Args:
         code: the script.
@@ -465,7 +475,7 @@ def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | No
         stem = split[0]
         named = [m for m in family if m != leaf and (sw := _stem_and_word(m)) is not None and sw[0] == stem
                  and _says_variant(tokens, stem, sw[1])]
-        if len(named) != 1:
+        if len(named) != 1 or not _alternatives(index, leaf, named[0]):
             continue
         new = named[0]
         func = ast.get_source_segment(code, node)
@@ -476,6 +486,8 @@ def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | No
         else:   # the call is written again with the keywords the variant takes
             takes = set(index.params(_COMPONENTS + new) or [])
             dropped = [k.arg for k in call.keywords if k.arg is not None and k.arg not in takes]
+            if 2 * len(dropped) > len(call.keywords):   # most of what the call sets means nothing to it
+                continue
             args = [ast.get_source_segment(code, a) for a in [*call.args, *call.keywords]
                     if not (isinstance(a, ast.keyword) and a.arg in dropped)]
             target, text = call, f"{func}({', '.join(args)})"
