@@ -773,3 +773,24 @@ def test_whole_floats_in_range_are_made_ints():
     for same in ("STEP = 2.5\nrange(0, 10, STEP)\n", "N = 4.0\nN += 1\nrange(N)\n",
                  "def range(*a):\n    return a\nrange(0, 4.0)\n", "range(0, 10, 2)\n"):
         assert fixes.fix_whole_floats_in_range(same, "sandbox") == (same, None), same
+
+
+def test_labels_on_the_default_text_layer_are_moved_to_the_requested_one():
+    """A real m04 candidate put GC0..GC3 with add_label on 66/0 (gdsfactory's default) for "on layer
+    10/0": the run shows all of them on one other layer, so the add_label calls that set no layer, or
+    that one, get 10/0; a label nobody asked for keeps its layer."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    rep = ExecutionReport.from_dict({"ok": True, "files": [{"path": "a.gds", "kind": "layout", "summary": {
+        "texts": {"66/0": ["GC0", "GC1", "NOTE"], "1/0": ["X"]}}}]})
+    want = OutputContract(labels={"10/0": ["GC0", "GC1"]})
+    code = ('for i, r in enumerate(refs):\n    c.add_label(f"GC{i}", position=r.ports["o1"].center)\n'
+            'c.add_label("NOTE", position=(0, 0), layer="TEXT")\nc.add_label("GC1", (0, 0), layer="TEXT")\n')
+    fixed, done = fixes.bind_label_layer(code, want, rep)
+    assert fixed == ('for i, r in enumerate(refs):\n    c.add_label(f"GC{i}", position=r.ports["o1"].center, layer=(10, 0))\n'
+                     'c.add_label("NOTE", position=(0, 0), layer="TEXT")\nc.add_label("GC1", (0, 0), layer=(10, 0))\n'), fixed
+    assert "on 66/0" in done[0]
+    # the labels already there, or spread over two layers: nothing
+    assert fixes.bind_label_layer(code, OutputContract(labels={"66/0": ["GC0"]}), rep) == (code, [])
+    assert fixes.bind_label_layer(code, OutputContract(labels={"10/0": ["GC0", "X"]}), rep) == (code, [])

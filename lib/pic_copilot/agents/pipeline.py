@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (bind_default_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (bind_default_layer, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
@@ -517,7 +517,8 @@ class _Run:
         script, columns = rename_csv_columns(script, self.contract, rep)
         script, unscaled = unscale_column(script, self.contract, rep)
         script, called = call_methods_written_as_values(script, rep)
-        named = done + columns + unscaled + called
+        script, labelled = bind_label_layer(script, self.contract, rep)
+        named = done + columns + unscaled + called + labelled
         layered_script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
         if not named and not layered:
             return None

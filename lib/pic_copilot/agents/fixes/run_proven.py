@@ -8,7 +8,7 @@ import ast
 import re
 
 from ...execution.report import ExecutionReport
-from .source import parsed, replace_spans
+from .source import offset, parsed, replace_spans
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -281,6 +281,65 @@ def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> t
     how = "its default" if all(kw is None for _, kw in calls) else "its layer"
     return "".join(lines), [f"{short}({param}={value}): {how} drew {', '.join(stray)} where the designer "
                             f"asked for {missing[0]}"]
+
+
+def _texts_by_layer(report: ExecutionReport) -> dict[str, set[str]]:
+    """The text strings per layer ("L/D") of the layouts a run wrote or left open."""
+    out: dict[str, set[str]] = {}
+    sources = [f.get("summary") for f in report.files or [] if isinstance(f, dict) and f.get("kind") == "layout"]
+    sources.append(report.summary)
+    for s in sources:
+        for layer, strings in ((s or {}).get("texts") or {}).items() if isinstance(s, dict) else ():
+            out.setdefault(layer, set()).update(strings)
+    return out
+
+
+def bind_label_layer(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """``c.add_label("GC0", position=...)`` put the requested labels on gdsfactory's default text
+    layer (66/0) where the designer asked for 10/0 (a real m04 candidate): when every requested label
+    of a layer is on exactly one other layer, each ``add_label`` call that sets no layer, or sets
+    that other one, gets the requested layer. The next run decides.
+
+    Returns the script and what was bound.
+    """
+    texts = _texts_by_layer(report)
+    for want, strings in contract.labels.items():
+        if not want or all(t in texts.get(want, set()) for t in strings):
+            continue
+        holders = [l for l, have in texts.items() if l != want and all(t in have for t in strings)]
+        if len(holders) != 1:
+            continue
+        tree = parsed(code)
+        if tree is None:
+            return code, []
+        lo, hi = (int(v) for v in want.split("/"))
+        value = f"({lo}, {hi})"
+        lines = code.splitlines(keepends=True)
+        edits = []
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_label"):
+                continue
+            text = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "text"), None)
+            if isinstance(text, ast.Constant) and text.value not in strings:
+                continue    # a label the request did not ask for keeps its layer
+            kw = next((k for k in n.keywords if k.arg == "layer"), None)
+            if kw is None and len(n.args) < 3:      # add_label(text, position, layer)
+                edits.append((offset(lines, n.end_lineno, n.end_col_offset) - 1, None))
+            elif kw is not None and kw.value.lineno == kw.value.end_lineno and _default_layer(_layer_name_of(kw.value)) == holders[0]:
+                edits.append((offset(lines, kw.value.lineno, kw.value.col_offset),
+                              offset(lines, kw.value.end_lineno, kw.value.end_col_offset)))
+        if not edits:
+            continue
+        for start, end in sorted(edits, reverse=True):
+            if end is not None:
+                code = code[:start] + value + code[end:]
+            else:
+                before = code[:start].rstrip()
+                code = before + ("" if before.endswith(("(", ",")) else ", ") + f"layer={value}" + code[start:]
+            lines = code.splitlines(keepends=True)
+        return code, [f"add_label(..., layer={value}): the labels {', '.join(strings)} were on {holders[0]} where the "
+                      f"designer asked for {want}"]
+    return code, []
 
 
 def _layer_name_of(node: ast.AST):
