@@ -278,3 +278,19 @@ def test_the_failing_script_line_is_read_from_sandbox_and_bridge_tracebacks():
     sandbox = ExecutionReport.from_dict({"ok": False, "stderr": 'File "/tmp/j/work/script.py", line 7, in <module>'})
     assert sandbox.failing_line() == 7
     assert ExecutionReport.from_dict({"ok": False, "stderr": 'File "/lib/x.py", line 3'}).failing_line() is None
+
+
+def test_a_number_with_a_fraction_the_request_gives_must_reach_the_script():
+    """A real m05 answer kept a recipe's group index 4.2 for "group index 3.4" and passed every other
+    check: decimals written without a length unit are asked for too; an enumeration the script may
+    compute ("0.30, 0.35, ..., 0.60 µm") is not."""
+    from pic_copilot.agents import evaluator
+
+    req = ("Waveguides: effective index 2.34 and group index 3.4 at 1.55 µm, no loss. Sweep from 1.50 to 1.60 µm "
+           "in 501 points.")
+    assert evaluator.requested_decimals(req) == [("2.34", 2.34), ("3.4", 3.4), ("1.50", 1.5)]
+    assert evaluator.requested_decimals("widths 0.30, 0.35, ..., 0.60 µm and a layer 1/0.") == []
+    wrong = "NEFF, NG = 2.34, 4.2\nwl = np.linspace(1.5, 1.6, 501)\nWL0 = 1.55\n"
+    dec = evaluator.missing_values(req, wrong)
+    assert dec is not None and "3.4" in dec["instructions"] and "2.34" not in dec["instructions"]
+    assert evaluator.missing_values(req, wrong.replace("4.2", "3.4")) is None

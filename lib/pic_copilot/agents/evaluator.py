@@ -300,6 +300,25 @@ def requested_values(prompt: str) -> list[tuple[str, float]]:
     return out
 
 
+_DECIMAL = re.compile(r"(?<![\w./])(\d+\.\d+)(?![\w/]|\.\d)")
+_ELLIPSIS = re.compile(r"\.\.\.|…")
+
+
+def requested_decimals(prompt: str) -> list[tuple[str, float]]:
+    """Numbers with a fraction the designer wrote without a length unit ("effective index 2.34 and
+    group index 3.4", "density below 0.2"), as (text, value): a decimal is rarely incidental, so it
+    should reach the script. Not those of an enumeration the script may compute ("0.30, 0.35, ...,
+    0.60 µm"); numbers with a length unit are :func:`requested_values`'."""
+    with_unit = {m.start(1) for m in _VALUE.finditer(prompt)}
+    out = []
+    for sent in re.split(r"(?<=[.;:!?])\s+", prompt):
+        if _ELLIPSIS.search(sent):
+            continue
+        offset = prompt.find(sent)
+        out += [(m.group(1), float(m.group(1))) for m in _DECIMAL.finditer(sent) if offset + m.start(1) not in with_unit]
+    return out
+
+
 def _constants(script: str) -> list | None:
     """The literal values of a script (numbers, strings, ...), or None when it does not parse
     (syntax errors are the static check's job)."""
@@ -325,12 +344,13 @@ def _tree_constants(tree: ast.AST) -> list:
 
 
 def missing_values(prompt: str, script: str) -> dict | None:
-    """Revise when a length the designer asked for appears nowhere in the script (in um, nm or dbu).
+    """Revise when a length the designer asked for appears nowhere in the script (in um, nm or dbu),
+    or a number with a fraction they wrote does not (see :func:`requested_decimals`).
 
     A small evaluator model accepts a script that builds the right kind of device with default
     sizes; the numbers in the request are cheap evidence against that.
     """
-    wanted = requested_values(prompt)
+    wanted = requested_values(prompt) + requested_decimals(prompt)
     consts = _constants(script) if wanted else None
     if consts is None:
         return None
@@ -338,7 +358,7 @@ def missing_values(prompt: str, script: str) -> dict | None:
     def present(v: float) -> bool:   # in um, nm or mm, or halved (a centred box spans -v/2..v/2)
         return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
                    for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
-    missing = [text for text, v in wanted if not present(v)]
+    missing = list(dict.fromkeys(text for text, v in wanted if not present(v)))
     if not missing:
         return None
     return decision("revise", "programmer",
