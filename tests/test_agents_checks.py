@@ -759,6 +759,7 @@ def test_a_name_looked_for_in_the_wrong_module_is_taken_from_the_module_that_has
     assert "from gdsfactory import Component\nfrom gdsfactory.components import bend_euler\n" in fixed
     # a name no module has, or a script the check finds nothing in: nothing
     for code in ("import gdsfactory as gf\nx = gf.routing.no_such_router()\n",
+                 "import gdsfactory as gf\ngf.write_gds(c, 'mmi.gds')\n",   # only a method of a class has the name
                  "import gdsfactory as gf\nx = gf.components.straight()\n"):
         assert fix(code) == (code, [])
 

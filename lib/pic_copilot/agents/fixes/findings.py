@@ -229,10 +229,11 @@ def _home_of(name: str, suggestions: list[str]) -> str | None:
     """The one module of the same package where the API check found ``name``'s last part:
     ``gdsfactory.routing.straight`` -> "gdsfactory.components" (suggested: gdsfactory.components.straight,
     gdsfactory.path.straight, sax.models.straight). gdsfactory.components wins a tie; None when the
-    homes stay ambiguous."""
+    homes stay ambiguous. Only modules are homes: ``gf.write_gds`` is not ``gf.Component.write_gds``."""
     package, leaf = name.split(".", 1)[0], name.rsplit(".", 1)[-1]
     homes = [s.rsplit(".", 1)[0] for s in suggestions if s.rsplit(".", 1)[-1] == leaf
-             and s.split(".", 1)[0] == package and s != name]
+             and s.split(".", 1)[0] == package and s != name
+             and s.rsplit(".", 1)[0].rsplit(".", 1)[-1].islower()]   # a module, not a class's method
     for pref in _PREFERRED_HOMES:
         if any(h + "." == pref for h in homes):
             return pref[:-1]
