@@ -795,3 +795,26 @@ def test_labels_on_the_default_text_layer_are_moved_to_the_requested_one():
     # the labels already there, or spread over two layers: nothing
     assert fixes.bind_label_layer(code, OutputContract(labels={"66/0": ["GC0"]}), rep) == (code, [])
     assert fixes.bind_label_layer(code, OutputContract(labels={"10/0": ["GC0", "X"]}), rep) == (code, [])
+
+
+def test_an_import_that_can_only_fail_or_hides_the_open_layouts_cell_is_dropped():
+    """A real m09 candidate was right but for ``from gdsfactory import get_template, cell`` at its top:
+    get_template does not exist and cell hid the active cell it inserted into. Real API check."""
+    from pic_copilot.checks.static import static_findings
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+
+    def fix(code, mode="interactive"):
+        return fixes.drop_imports_that_break_the_script(code, mode, static_findings(code, mode, idx)[0])
+
+    code = "import csv\nfrom gdsfactory import get_template, cell\nchild = layout.cell('UNIT')\ncell.insert(arr)\n"
+    fixed, done = fix(code)
+    assert fixed == "import csv\nchild = layout.cell('UNIT')\ncell.insert(arr)\n" and "gdsfactory.get_template" in done[0]
+    fixed, _ = fix("from gdsfactory import get_template, Component\nc = Component()\n", "sandbox")
+    assert fixed == "from gdsfactory import Component\nc = Component()\n"
+    # gdsfactory's cell decorator used as one, a script with its own cell, a sandbox script's cell: kept
+    for code, mode in (("from gdsfactory import cell\n@cell\ndef ring():\n    pass\n", "interactive"),
+                       ("from gdsfactory import cell\ncell = layout.top_cell()\n", "interactive"),
+                       ("from gdsfactory import cell\nprint(cell)\n", "sandbox")):
+        assert fix(code, mode) == (code, []), code

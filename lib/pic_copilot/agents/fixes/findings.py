@@ -298,3 +298,51 @@ def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
     if not edits or parsed(fixed) is None:
         return code, []
     return fixed, [f"{d} (the name lives there)" for d in done]
+
+
+def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``from gdsfactory import get_template, cell`` at the top of an otherwise right pya edit of the
+    open layout (a real m09 candidate): ``get_template`` does not exist, so the import can only fail,
+    and ``cell`` hides the open layout's active cell that the script then inserts into. Names the API
+    check proves cannot be imported are dropped from their import, and in a script on the open layout
+    so are imported names that hide the bridge's globals (layout, cell, view, cellview); an import
+    left with no names goes.
+
+    Returns the script and what was dropped.
+    """
+    from ...checks.static import BRIDGE_GLOBAL_TYPES
+
+    missing = {f["name"] for f in findings if f.get("kind") == "api" and f.get("name")
+               and "cannot be imported from" in f.get("message", "")}
+    hiding = set(BRIDGE_GLOBAL_TYPES) if mode == "interactive" else set()
+    tree = parsed(code) if (missing or hiding) and "import" in code else None
+    if tree is None:
+        return code, []
+    if hiding and any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in hiding for n in ast.walk(tree)):
+        hiding = set()   # the script makes its own layout or cell: a macro of the designer's, not a bridge edit
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    called |= {d.id for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+               for d in n.decorator_list if isinstance(d, ast.Name)}
+    hiding -= called     # gdsfactory's @cell decorator used as one is what the script meant
+    lines = code.splitlines(keepends=True)
+    edits, dropped = [], []
+    for node in tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
+            continue
+        gone = [a for a in node.names if f"{node.module}.{a.name}" in missing or (a.asname or a.name) in hiding]
+        if not gone:
+            continue
+        kept = [a for a in node.names if a not in gone]
+        text = (f"from {node.module} import " + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
+                if kept else "")
+        start, end = offset(lines, node.lineno, node.col_offset), offset(lines, node.end_lineno, node.end_col_offset)
+        if not kept and code[end:end + 1] == "\n":
+            end += 1
+        edits.append((start, end, text))
+        dropped += [f"{node.module}.{a.name}" for a in gone]
+    if not edits:
+        return code, []
+    for start, end, text in sorted(edits, reverse=True):
+        code = code[:start] + text + code[end:]
+    return code, [f"dropped the import of {', '.join(dropped)} (a name that does not exist, or that hides the "
+                  "open layout's own)"]

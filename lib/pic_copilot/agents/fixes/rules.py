@@ -13,7 +13,7 @@ import re
 from typing import Callable
 
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
-from .findings import (add_missing_imports, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
+from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
@@ -345,5 +345,6 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, layer_names = quote_pdk_layer_names(code, findings)
     code, receivers = use_the_global_that_has_it(code, findings)
     code, homes = use_the_module_that_has_it(code, findings)
+    code, imports = drop_imports_that_break_the_script(code, mode, findings)
     return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
-                  + unpacked + layer_names + receivers + homes)
+                  + unpacked + layer_names + receivers + homes + imports)
