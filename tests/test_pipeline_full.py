@@ -725,3 +725,35 @@ def test_a_missing_placement_origin_is_told_in_the_tools_idiom():
     problem = ["no cell is placed with its origin at (200, 50) µm (placements at: (0, 0))"]
     assert "ref.move((x, y))" in contract_decision(problem, [], "import gdsfactory as gf\n")["instructions"]
     assert "pya.DTrans(x, y)" in contract_decision(problem, [], "import pya\n")["instructions"]
+
+
+def test_an_empty_requested_table_and_an_empty_layer_read_that_was_not_there_are_told():
+    """A real m10 answer took its tiles from an outline layer 99/0 the open layout did not have
+    (layout.layer created it), wrote density.csv with its header and no row, and passed."""
+    prompt = ("Split the square from (0, 0) to (100, 100) µm into 25 µm tiles (4 × 4). For each tile compute the "
+              "fraction of its area covered by layer 1/0. Write density.csv in the work folder with columns "
+              "x0,y0,density, and mark each tile with density below 0.2 by a box on layer 100/0 in the current cell.")
+    contract = contract_words.from_request(prompt, mode="interactive")
+    rep = ExecutionReport.from_dict({"ok": True, "where": "klayout", "files": [
+        {"path": "density.csv", "kind": "table", "summary": {"rows": 0, "columns": 3, "first_row": ["x0", "y0", "density"]}}],
+        "changes": {"layers_added": ["99/0", "100/0"], "changed": True},
+        "summary": {"layers": [{"layer": 1, "datatype": 0, "shapes": 43}, {"layer": 99, "datatype": 0, "shapes": 0},
+                               {"layer": 100, "datatype": 0, "shapes": 0}], "cells": ["TOP"]}})
+    script = ("OUTLINE = (99, 0)\nMARKER = (103, 0)\nshapes = pya.Region(cell.begin_shapes_rec(layout.layer(1, 0)))\n"
+              "area = pya.Region(cell.begin_shapes_rec(layout.layer(*OUTLINE))).bbox()\n"
+              "cell.shapes(layout.layer(*MARKER)).insert(pya.Box(0, 0, 1, 1))\n")
+    problems = contract_words.report_problems(rep, prompt, contract, script)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("density.csv has its header but no data rows")
+    assert problems[1].startswith("the script created layer 99/0 and left it empty") and "are: 1/0" in problems[1]
+    # rows written, the layer holding shapes, or a list of violations that may be empty: nothing
+    full = ExecutionReport.from_dict({"ok": True, "files": [{"path": "density.csv", "kind": "table", "summary": {"rows": 16}}],
+                                      "changes": {"layers_added": ["99/0"]},
+                                      "summary": {"layers": [{"layer": 99, "datatype": 0, "shapes": 4}]}})
+    assert contract_words.report_problems(full, prompt, contract, script) == []
+    marker = ExecutionReport.from_dict({"ok": True, "changes": {"layers_added": ["103/0"]},
+                                        "summary": {"layers": [{"layer": 103, "datatype": 0, "shapes": 0}]}})
+    assert contract_words.report_problems(marker, prompt, contract, script) == []   # written to, never read
+    violations = "Write violations.csv with columns x,y listing every shape narrower than 0.3 µm on layer 1/0."
+    empty = ExecutionReport.from_dict({"ok": True, "files": [{"path": "violations.csv", "kind": "table", "summary": {"rows": 0}}]})
+    assert contract_words.report_problems(empty, violations, contract_words.from_request(violations), "") == []

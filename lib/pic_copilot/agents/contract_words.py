@@ -710,6 +710,100 @@ def script_problems(script: str, prompt: str, contract: OutputContract) -> list[
         + hierarchy_scope(script, prompt) + computes_nothing(script, prompt, contract)
 
 
+_CLAUSES = re.compile(r",\s+(?:and|then)\s+|;\s+")
+
+
+def empty_tables(rep: ExecutionReport, prompt: str, contract: OutputContract) -> list[str]:
+    """A CSV the request names, written with its header and no data row, where the clause that
+    names it sets no condition (a list of violations may rightly be empty; "for each tile ... write
+    density.csv" may not: a real m10 answer looped over an empty area and was accepted)."""
+    out = []
+    files = {f.get("path"): f for f in rep.files or [] if isinstance(f, dict)}
+    for name in contract.required_files():
+        s = (files.get(name) or {}).get("summary")
+        if not name.lower().endswith((".csv", ".tsv")) or not isinstance(s, dict) or s.get("rows") != 0:
+            continue
+        naming = [clause for sent in _sentences(prompt) for clause in _CLAUSES.split(sent) if name in clause]
+        if naming and not any(_CONDITIONAL.search(clause) for clause in naming):
+            out.append(f"{name} has its header but no data rows; the request asks for a row per item, computed from "
+                       f"the layout or the model (check the loop that writes them runs at all)")
+    return out
+
+
+_READS_SHAPES = {"begin_shapes_rec", "begin_shapes_rec_touching", "begin_shapes_rec_overlapping", "Region", "Edges", "Texts"}
+
+
+def _layers_read(script: str) -> set[str]:
+    """Layers ("L/D") a pya script reads shapes from: a ``layout.layer(...)`` inside
+    ``begin_shapes_rec(...)`` or ``Region(...)``, written as two numbers, two names bound to
+    numbers, or ``*NAME`` bound to a pair."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return set()
+    consts: dict[str, list] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            t, v = n.targets[0], n.value
+            pairs = zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else [(t, v)]
+            for name, val in pairs:
+                if isinstance(name, ast.Name):
+                    consts.setdefault(name.id, []).append(val)
+
+    def value(a: ast.AST):
+        if isinstance(a, ast.Name) and len(consts.get(a.id, [])) == 1:
+            a = consts[a.id][0]
+        if isinstance(a, ast.Constant) and type(a.value) is int:
+            return a.value
+        if isinstance(a, ast.Tuple) and len(a.elts) == 2:
+            return tuple(value(e) for e in a.elts)
+        return None
+
+    out = set()
+    for n in ast.walk(tree):
+        name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
+            getattr(getattr(n, "func", None), "id", None)
+        if name not in _READS_SHAPES:
+            continue
+        for c in ast.walk(n):
+            if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "layer"):
+                continue
+            args = c.args
+            pair = value(args[0].value) if len(args) == 1 and isinstance(args[0], ast.Starred) else \
+                (value(args[0]), value(args[1])) if len(args) == 2 else None
+            if isinstance(pair, tuple) and all(isinstance(v, int) for v in pair):
+                out.add(f"{pair[0]}/{pair[1]}")
+    return out
+
+
+def empty_new_layers(rep: ExecutionReport, prompt: str, script: str) -> list[str]:
+    """Layers an edit of the open layout created and left empty, that the script reads shapes from
+    and the request never names: the layout does not have them (``layout.layer(99, 0)`` creates a
+    missing layer; a real m10 answer took its tiles from an outline layer that was not there,
+    computed nothing and passed). A marker layer left empty is not one (nothing was read from it)."""
+    from .evaluator import requested_layers
+
+    added = (rep.changes or {}).get("layers_added") or []
+    layers = {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0))
+              for l in ((rep.summary or {}).get("layers") or []) if isinstance(l, dict)}
+    named = {f"{l}/{d}" for l, d in requested_layers(prompt)}
+    read = _layers_read(script) if added else set()
+    empty = [l for l in added if layers.get(l, 0) == 0 and l not in named and l in read]
+    if not empty:
+        return []
+    have = ", ".join(l for l, n in layers.items() if n) or "none"
+    return [f"the script created layer{'s' if len(empty) > 1 else ''} {', '.join(empty)} and left "
+            f"{'them' if len(empty) > 1 else 'it'} empty: it read a layer the open layout does not have "
+            f"(layout.layer(L, D) creates a missing layer; layout.find_layer(L, D) only finds one). "
+            f"The layers with shapes are: {have}"]
+
+
+def report_problems(rep: ExecutionReport, prompt: str, contract: OutputContract, script: str) -> list[str]:
+    """What a run's report shows against the request beyond the contract's items: an empty requested
+    table (:func:`empty_tables`), a layer read that the layout does not have (:func:`empty_new_layers`)."""
+    return empty_tables(rep, prompt, contract) + empty_new_layers(rep, prompt, script)
+
+
 # ---------------------------------------------------------------------- literal tables
 _WRITERS = {"dump", "dumps", "writerow", "writerows", "savetxt", "DataFrame", "to_csv"}
 _TRIVIAL = {0.0, 1.0, -1.0}
