@@ -37,6 +37,16 @@ def test_tokenize_stems_and_drops_stopwords():
     assert "region" in t and "width" in t and "check" in t and "pya.region.width_check" in t
 
 
+def test_boolean_words_in_capitals_name_the_operator_methods():
+    """"AND", "OR", "NOT" are stop words in lower case; written in capitals they name the boolean
+    operation, whose methods are __and__ / and_ and so on (query side only)."""
+    from pic_copilot.retrieval.tokenize import operator_tokens
+
+    assert operator_tokens("boolean AND of metal and via, then XOR") == ["__and__", "and_", "__xor__", "xor_"]
+    assert operator_tokens("layer A minus layer B (NOT)") == ["__sub__", "not_"]
+    assert operator_tokens("and or not xor Andorra") == []
+
+
 # ---------------------------------------------------------------- fusion maths
 def test_rrf_weighted_formula():
     res = dict(rrf([[1, 2, 3], [3, 1]], [0.7, 0.3], c=60))

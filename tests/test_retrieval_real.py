@@ -116,3 +116,10 @@ def test_drc_ref_holds_the_installed_klayouts_drc_language():
                     ("write a DRC deck for these rules", "drc.global.report")):
         ids = [h["id"].split("#")[0] for h in search_apis(q, db="drc_ref", k=3)]
         assert want in ids, (q, ids)
+
+
+def test_a_boolean_named_in_capitals_finds_the_region_operator_first():
+    """The query side maps "AND" to the operator methods: Region.__and__ comes first in pya (it was
+    second, behind a compound-operation node, with "AND" dropped as a stop word)."""
+    hits = api.search_apis("boolean AND between the metal and the via regions", db="pya", k=5)
+    assert hits[0]["id"] == "pya.Region.__and__", [h["id"] for h in hits]

@@ -25,7 +25,7 @@ import numpy as np
 from .errors import RetrievalError
 from .paths import databases_dir
 from .store import Database
-from .tokenize import tokenize
+from .tokenize import operator_tokens, tokenize
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -339,7 +339,7 @@ class Retriever:
         if mode == "dense":
             s = self.dense_scores(qvec)
             return [(int(i), float(s[i])) for i in top_k(s, k)]
-        sparse = self.bm25_scores(tokenize(query))
+        sparse = self.bm25_scores(tokenize(query) + operator_tokens(query))
         if mode == "bm25":
             idx = [int(i) for i in top_k(sparse, k) if sparse[i] > 0]
             return [(i, float(sparse[i])) for i in idx]

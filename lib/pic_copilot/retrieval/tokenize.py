@@ -82,3 +82,14 @@ def tokenize(text: str) -> list[str]:
                 continue
             tokens.append(stem(piece) if "." not in piece and "_" not in piece else piece)
     return tokens
+
+
+#: boolean words a designer writes in capitals ("AND of two layers", "boolean NOT") -> the tokens of
+#: the operator methods that do them (``Region.__and__`` / ``and_``): the plain words are stop words
+_OPERATOR_WORDS = {"AND": ("__and__", "and_"), "OR": ("__or__", "or_"), "NOT": ("__sub__", "not_"),
+                   "XOR": ("__xor__", "xor_")}
+
+
+def operator_tokens(query: str) -> list[str]:
+    """Extra BM25 tokens for the boolean operators a query names in capitals (query side only)."""
+    return [t for w in re.findall(r"\b(AND|OR|NOT|XOR)\b", query) for t in _OPERATOR_WORDS[w]]
