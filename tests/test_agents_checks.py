@@ -417,6 +417,10 @@ def test_a_layer_a_factory_default_drew_instead_of_the_requested_one_is_bound():
     named = code.replace("width_slab=4)", 'width_slab=4, layer_slab="SLAB90")')   # a PDK name written out
     fixed, done = fixes.bind_default_layer(named, contract, ran("1/0", "3/0"), index)
     assert "rib2(width=0.5, width_slab=4, layer_slab=(2, 0))" in fixed and done[0].startswith("rib2(layer_slab=(2, 0)): its layer")
+    # the same name elsewhere names the same layer (a real m01 printout looked its slab up by it)
+    printout = named + "slab = [s for s in xs.sections if s.layer == 'SLAB90'][0]\nprint('SLAB90 slab')\n"
+    fixed, _ = fixes.bind_default_layer(printout, contract, ran("1/0", "3/0"), index)
+    assert "if s.layer == (2, 0)][0]" in fixed and "print('SLAB90 slab')" in fixed, fixed
     other = code.replace("width_slab=4)", 'width_slab=4, layer_slab="DEEP_ETCH")')
     assert fixes.bind_default_layer(other, contract, ran("1/0", "3/0"), index) == (other, [])
 

@@ -670,7 +670,7 @@ def test_output_fixes_that_break_the_run_together_are_tried_apart():
             "xs = gf.cross_section.rib2(width=0.5, layer_slab='SLAB90', width_slab=4.0)\n"
             "c = gf.Component('RIB_WG')\nc << gf.components.straight(length=30, cross_section=xs)\n"
             "c.write_gds('rib.gds', with_metadata=False)\n"
-            "slab = [s for s in xs.sections if s.layer == 'SLAB90'][0]\nprint(f'slab {slab.width} um')\n")
+            "slab = [s for s in xs.sections if s.layer == 'SLAB' + '90'][0]\nprint(f'slab {slab.width} um')\n")
     out, io, reqs = run([{"content": fence(code)}], config="full", max_rounds=1,
                         prompt="Define a rib cross-section: a 0.5 µm wide core on layer 1/0 with a 4 µm wide slab on "
                                "layer 2/0, both centred. With it, draw a 30 µm straight. Top cell RIB, saved as rib.gds.")

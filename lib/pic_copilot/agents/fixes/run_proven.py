@@ -267,8 +267,20 @@ def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> t
     lo, hi = (int(v) for v in missing[0].split("/"))
     value = f"({lo}, {hi})"
     lines = code.splitlines(keepends=True)
-    edits = sorted(((kw.value.lineno, kw.value.col_offset, kw.value.end_col_offset) if kw is not None
-                    else (call.end_lineno, call.end_col_offset - 1, None) for call, kw in calls), reverse=True)
+    edits = [(kw.value.lineno, kw.value.col_offset, kw.value.end_col_offset) if kw is not None
+             else (call.end_lineno, call.end_col_offset - 1, None) for call, kw in calls]
+    # the same layer name written elsewhere ("sec.layer == 'SLAB90'" in a printout, a real m01
+    # candidate) names the same layer: it follows, or the fixed script fails there
+    names = {kw.value.value for _, kw in calls if kw is not None and isinstance(kw.value, ast.Constant)
+             and isinstance(kw.value.value, str)}
+    tree = parsed(code) if names else None
+    if tree is not None:
+        in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+        taken = {(l, c) for l, c, _ in edits}
+        edits += [(n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree)
+                  if isinstance(n, ast.Constant) and n.value in names and id(n) not in in_fstring
+                  and n.lineno == n.end_lineno and (n.lineno, n.col_offset) not in taken]
+    edits = sorted(edits, reverse=True)
     for lineno, start, end in edits:
         raw = lines[lineno - 1].encode()
         if end is not None:                                # replace the value written out
