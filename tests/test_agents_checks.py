@@ -822,3 +822,21 @@ def test_an_import_that_can_only_fail_or_hides_the_open_layouts_cell_is_dropped(
                        ("from gdsfactory import cell\ncell = layout.top_cell()\n", "interactive"),
                        ("from gdsfactory import cell\nprint(cell)\n", "sandbox")):
         assert fix(code, mode) == (code, []), code
+
+
+def test_a_loop_variable_hiding_the_component_it_places_into_is_renamed():
+    """A real m02 candidate: ``c = gf.Component(...)`` then ``for c in range(3): ref = c << ring``
+    failed on "'int' << 'Component'" for two rounds."""
+    code = ("c = gf.Component('A')\nfor r in range(4):\n    for c in range(3):\n        ref = c << ring\n"
+            "        ref.move((60 * c, 40 * r))\n        ring.name = f'R{r * 3 + c}'\n        c.add_port(f'o{c}', port=ref.ports['o1'])\n"
+            "c.write_gds('a.gds')\n")
+    fixed, what = fixes.fix_loop_variable_hiding_the_component(code, "sandbox")
+    assert fixed == ("c = gf.Component('A')\nfor r in range(4):\n    for c_i in range(3):\n        ref = c << ring\n"
+                     "        ref.move((60 * c_i, 40 * r))\n        ring.name = f'R{r * 3 + c_i}'\n"
+                     "        c.add_port(f'o{c_i}', port=ref.ports['o1'])\nc.write_gds('a.gds')\n"), fixed
+    assert "c -> c_i" in what
+    # a loop that does not place into it, a name that is no component, or a loop that rebinds it: nothing
+    for same in ("c = gf.Component('A')\nfor c in range(3):\n    print(c)\n",
+                 "c = 3\nfor c in range(3):\n    ref = c << ring\n",
+                 "c = gf.Component('A')\nfor c in cells:\n    c = gf.Component('B')\n    ref = c << ring\n"):
+        assert fixes.fix_loop_variable_hiding_the_component(same, "sandbox") == (same, None), same
