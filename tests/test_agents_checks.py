@@ -421,6 +421,8 @@ def test_a_layer_a_factory_default_drew_instead_of_the_requested_one_is_bound():
     printout = named + "slab = [s for s in xs.sections if s.layer == 'SLAB90'][0]\nprint('SLAB90 slab')\n"
     fixed, _ = fixes.bind_default_layer(printout, contract, ran("1/0", "3/0"), index)
     assert "if s.layer == (2, 0)][0]" in fixed and "print('SLAB90 slab')" in fixed, fixed
+    labelled = OutputContract(files=["rib.gds"], layers=["1/0", "2/0"], labels={"2/0": ["SLAB"]})
+    assert fixes.bind_default_layer(code, labelled, ran("1/0", "3/0"), index) == (code, [])   # 2/0 is for labels
     other = code.replace("width_slab=4)", 'width_slab=4, layer_slab="DEEP_ETCH")')
     assert fixes.bind_default_layer(other, contract, ran("1/0", "3/0"), index) == (other, [])
 

@@ -238,7 +238,9 @@ def bind_default_layer(code: str, contract, report: ExecutionReport, index) -> t
     from ...checks.static import resolve_object
 
     drawn = _drawn_layers(report)
-    missing = [l for l in contract.layers if l not in drawn]
+    # a layer the request wants labels on is no component's layer (a real m04 run moved a grating
+    # coupler's trench onto the label layer 10/0)
+    missing = [l for l in contract.layers if l not in drawn and l not in contract.labels]
     stray = [l for l in drawn if l not in contract.layers]
     if len(missing) != 1 or not stray or "gdsfactory" not in code or index is None:
         return code, []
