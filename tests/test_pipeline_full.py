@@ -757,3 +757,19 @@ def test_an_empty_requested_table_and_an_empty_layer_read_that_was_not_there_are
     violations = "Write violations.csv with columns x,y listing every shape narrower than 0.3 µm on layer 1/0."
     empty = ExecutionReport.from_dict({"ok": True, "files": [{"path": "violations.csv", "kind": "table", "summary": {"rows": 0}}]})
     assert contract_words.report_problems(empty, violations, contract_words.from_request(violations), "") == []
+
+
+def test_rows_that_do_not_fit_the_requested_header_are_told(tmp_path):
+    """A real m09 answer wrote the header column,row,x_um,y_um over rows of five values (name, x, y,
+    angle, mirror) and was accepted: each data row must have one value per header column."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    (tmp_path / "placements.csv").write_text("column,row,x_um,y_um\nUNIT,0.0,0.0,0.0,False\nUNIT,20.0,0.0,0.0,False\n")
+    rep = ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+    want = OutputContract(csv_columns={"placements.csv": ["column", "row", "x_um", "y_um"]})
+    assert want.check(rep) == ["placements.csv: 2 data row(s) do not have one value per header column (the header has 4; "
+                               "the first such row has 5: UNIT,0.0,0.0,0.0,False); write one value for each of column, "
+                               "row, x_um, y_um, in that order"]
+    (tmp_path / "placements.csv").write_text("column,row,x_um,y_um\n0,0,0.0,0.0\n1,0,20.0,0.0\n")
+    assert want.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})) == []

@@ -454,6 +454,12 @@ class OutputContract:
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:
                 problems.append(f"{name}: header is {first}, expected {list(cols)}")
+            ragged = s.get("ragged_rows")
+            if isinstance(ragged, dict) and ragged.get("count"):
+                row = ragged.get("first") or []
+                problems.append(f"{name}: {ragged['count']} data row(s) do not have one value per header column (the "
+                                f"header has {len(first)}; the first such row has {len(row)}: {','.join(map(str, row))}); "
+                                f"write one value for each of {', '.join(cols)}, in that order")
         for name, n, s in _readable(files, self.csv_rows):
             total = s.get("rows_total")
             got = (total - 1) if isinstance(total, int) else s.get("rows")

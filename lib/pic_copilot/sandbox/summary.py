@@ -276,6 +276,9 @@ def summarize_table(path: str) -> dict:
            "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total,
            "sorted_columns": _sorted_columns(header or [], body),
            "column_spans": _column_spans(header or [], body)}
+    ragged = [r for r in body if r and header and len(r) != len(header)]
+    if ragged:   # data rows with more or fewer fields than the first row names
+        out["ragged_rows"] = {"count": len(ragged), "first": ragged[0][:12]}
     if truncated:
         out["truncated"] = True
     return out
