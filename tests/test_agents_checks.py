@@ -842,3 +842,21 @@ def test_a_loop_variable_hiding_the_component_it_places_into_is_renamed():
                  "c = 3\nfor c in range(3):\n    ref = c << ring\n",
                  "c = gf.Component('A')\nfor c in cells:\n    c = gf.Component('B')\n    ref = c << ring\n"):
         assert fixes.fix_loop_variable_hiding_the_component(same, "sandbox") == (same, None), same
+
+
+def test_a_constant_of_the_worked_example_the_script_uses_without_setting_is_restored():
+    """Real m10 candidates used the density recipe's OUTLINE, MARKER and MAX_D without the lines that
+    set them (eight candidates of one run): the example's lines go back after the imports."""
+    example = ("import json\n\nLAYER = (1, 0)\nOUTLINE = (99, 0)   # die outline\nMAX_D, MIN_D = 0.8, 0.2\n"
+               "MARKER = (103, 0)\nshapes = pya.Region(cell.begin_shapes_rec(layout.layer(*LAYER)))\n")
+    code = ("import csv\nLAYER = (1, 0)\narea = pya.Region(cell.begin_shapes_rec(layout.layer(*OUTLINE))).bbox()\n"
+            "if d > MAX_D or d < MIN_D:\n    cell.shapes(layout.layer(*MARKER)).insert(tile)\nprint(shapes)\n")
+    bridge = ("pya", "layout", "cell", "view", "cellview", "dbu", "selection", "workdir")
+    fixed, lines = fixes.restore_example_constants(code, [example], bridge)
+    assert lines == ["OUTLINE = (99, 0)", "MAX_D = 0.8", "MIN_D = 0.2", "MARKER = (103, 0)"], lines
+    assert fixed.startswith("import csv\nOUTLINE = (99, 0)\nMAX_D = 0.8\nMIN_D = 0.2\nMARKER = (103, 0)\nLAYER = (1, 0)\n")
+    assert "print(shapes)" in fixed    # not a constant in the example: left for the revision
+    # nothing undefined, no example, or the name is a bridge global: nothing
+    assert fixes.restore_example_constants(fixed, [example], bridge) == (fixed, [])
+    assert fixes.restore_example_constants(code, [], bridge) == (code, [])
+    assert fixes.restore_example_constants("print(cell)\n", ["cell = 3\n"], bridge) == ("print(cell)\n", [])

@@ -28,6 +28,7 @@ from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
 from .fixes import (bind_default_layer, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
+                    restore_example_constants,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -106,6 +107,7 @@ class _Run:
         self.observations: dict | None = None  # observed port names per factory, loaded on first check
         self.plan: dict | None = None
         self.hinted: set[str] = set()   # request-word checks already sent back (see hints)
+        self.shown_recipes: list = []    # the worked examples the programmer sees (see examples)
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -219,6 +221,7 @@ class _Run:
     def examples(self, gen: ScriptGenerator, kind: str | None, found: list) -> tuple:
         """The programmer's worked examples: the recipes found, or the domain's fixed ones."""
         gen.recipes = found
+        self.shown_recipes = list(found) if self.cfg.examples == "cookbook" else []
         if self.cfg.examples == "none":
             return ()
         return retrieve.recipe_messages(found) if found else gen.fixed_examples(kind)
@@ -373,6 +376,8 @@ class _Run:
         if deck:
             script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
         else:
+            bridge_names = checks_mod.BRIDGE_GLOBALS if self.req.mode == "interactive" and not needs_engine_python(script) else ()
+            script, restored = restore_example_constants(script, [r.code for r in self.shown_recipes], bridge_names)
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, numbered = name_the_new_layer(script, self.words)
             script, rebound = bind_requested_layer(script, self.words)
@@ -383,8 +388,9 @@ class _Run:
             script, invented = binding.drop_invented_parameters(script, self.words, self.symbols())
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
-            fixed = [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
-                     if w] + fixed
+            fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
+                     + [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
+                        if w] + fixed)
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
         cand.fixes = fixed

@@ -346,3 +346,67 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
         code = code[:start] + text + code[end:]
     return code, [f"dropped the import of {', '.join(dropped)} (a name that does not exist, or that hides the "
                   "open layout's own)"]
+
+
+def _literal_assignments(code: str) -> dict[str, str]:
+    """Module-level ``NAME = <literal>`` lines of a script (numbers, strings, None, tuples and lists
+    of them; ``A, B = 1, 2`` gives each name its own line), name -> source line."""
+    tree = parsed(code)
+    out: dict[str, str] = {}
+    if tree is None:
+        return out
+
+    def literal(v: ast.AST) -> bool:
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
+            v = v.operand
+        if isinstance(v, (ast.Tuple, ast.List)):
+            return all(literal(e) for e in v.elts)
+        return isinstance(v, ast.Constant)
+
+    for st in tree.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
+            continue
+        t, v = st.targets[0], st.value
+        pairs = list(zip(t.elts, v.elts)) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) \
+            and len(t.elts) == len(v.elts) else [(t, v)]
+        for name, val in pairs:
+            if isinstance(name, ast.Name) and literal(val):
+                out[name.id] = f"{name.id} = {ast.get_source_segment(code, val)}"
+    return out
+
+
+def restore_example_constants(code: str, examples: list[str], predefined: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+    """A name the script uses and never defines, that a worked example shown to the model defines as
+    a constant (``OUTLINE = (99, 0)``, ``MAX_D = 0.8``, ``length_x = 4.0``): the model copied the
+    example's code and dropped the line that sets it (57 of 102 "undefined name" candidates of this
+    session's and the last session's medium runs). The example's line goes back at the top of the
+    script, after its imports; the request's words and the run then judge its value.
+
+    Args:
+        code: the script.
+        examples: the source of the examples shown to the model (the nearest recipes).
+        predefined: names the script's interpreter defines (the bridge's globals).
+
+    Returns the script and the lines restored.
+    """
+    from ...checks.static import pyflakes_check
+
+    if not examples:
+        return code, []
+    undefined = [m.group(1) for f in pyflakes_check(code, predefined)
+                 for m in [_UNDEFINED.search(f.get("message", ""))] if m]
+    if not undefined:
+        return code, []
+    known: dict[str, str] = {}
+    for ex in examples:
+        for name, line in _literal_assignments(ex).items():
+            known.setdefault(name, line)
+    lines = [known[n] for n in dict.fromkeys(undefined) if n in known]
+    if not lines:
+        return code, []
+    tree = parsed(code)
+    last_import = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0) \
+        if tree is not None else 0
+    src = code.splitlines(keepends=True)
+    fixed = "".join(src[:last_import] + [l + "\n" for l in lines] + src[last_import:])
+    return fixed, lines
