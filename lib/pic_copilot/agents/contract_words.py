@@ -20,6 +20,7 @@ from pathlib import PurePath
 from ..checks.output_contract import OutputContract
 from ..execution.report import ExecutionReport
 from .evaluator import requested_cell_names
+from .fixes.source import assignments, is_int
 from .planner import requested_files
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n")
@@ -742,18 +743,13 @@ def _layers_read(script: str) -> set[str]:
     except SyntaxError:
         return set()
     consts: dict[str, list] = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1:
-            t, v = n.targets[0], n.value
-            pairs = zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else [(t, v)]
-            for name, val in pairs:
-                if isinstance(name, ast.Name):
-                    consts.setdefault(name.id, []).append(val)
+    for name, val in assignments(tree, top_level=False):
+        consts.setdefault(name, []).append(val)
 
     def value(a: ast.AST):
         if isinstance(a, ast.Name) and len(consts.get(a.id, [])) == 1:
             a = consts[a.id][0]
-        if isinstance(a, ast.Constant) and type(a.value) is int:
+        if is_int(a):
             return a.value
         if isinstance(a, ast.Tuple) and len(a.elts) == 2:
             return tuple(value(e) for e in a.elts)

@@ -348,7 +348,7 @@ class OutputContract:
     def _check_placements(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.placements:
             return
-        known = [lay["max_placements"] for lay in layouts if lay.get("max_placements") is not None]
+        known = _known(layouts, "max_placements", int)
         if not known:
             problems.append(f"{self.placements} placed cells expected, but no layout was written or open to count them in")
         elif max(known) < self.placements:
@@ -382,7 +382,7 @@ class OutputContract:
                                 f"{g.get('count')} times with " + "; ".join(wrong))
 
     def _check_boxes(self, layouts: list[dict], problems: list[str]) -> None:
-        known = [lay["shape_boxes"] for lay in layouts if isinstance(lay.get("shape_boxes"), dict)]
+        known = _known(layouts, "shape_boxes", dict)
         if not known:
             return
         for layer, want in self.boxes.items():
@@ -396,7 +396,7 @@ class OutputContract:
     def _check_origins(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.origins:
             return
-        known = [lay["instance_origins"] for lay in layouts if isinstance(lay.get("instance_origins"), list)]
+        known = _known(layouts, "instance_origins", list)
         if not known:
             problems.append("placed cells expected, but no layout was written or open to find them in")
             return
@@ -410,7 +410,7 @@ class OutputContract:
     def _check_labels(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.labels:
             return
-        known = [lay["texts"] for lay in layouts if isinstance(lay.get("texts"), dict)]
+        known = _known(layouts, "texts", dict)
         if not known:
             problems.append("text labels expected, but no layout was written or open to read them in")
             return
@@ -557,6 +557,12 @@ def _readable(files: dict, table: dict):
         s = _summary(files, name)
         if s is not None:
             yield name, want, s
+
+
+def _known(layouts: list[dict], key: str, kind: type) -> list:
+    """The ``key`` fact of every layout summary that has it (of type ``kind``): the written files and
+    the open layout a check reads; empty when none recorded it."""
+    return [lay[key] for lay in layouts if isinstance(lay.get(key), kind) and not isinstance(lay.get(key), bool)]
 
 
 def _positions(values: list[float], shown: int = 6) -> str:

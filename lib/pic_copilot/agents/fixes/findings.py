@@ -9,7 +9,7 @@ import functools
 import re
 
 from ...checks.static import IMPORTS
-from .source import insert_at_top, offset, parsed, replace_spans
+from .source import assignments, insert_at_top, offset, parsed, replace_ranges, replace_spans
 
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
@@ -117,8 +117,7 @@ def drop_undefined_unpacking(code: str, findings: list[dict]) -> tuple[str, list
             cuts.append((start, end, ("*" if isinstance(a, ast.Starred) else "**") + value.id))
     if not cuts:
         return code, []
-    for start, end, _ in sorted(cuts, reverse=True):
-        code = code[:start] + code[end:]
+    code = replace_ranges(code, [(start, end, "") for start, end, _ in cuts])
     return code, [f"removed {what} (undefined here)" for *_, what in sorted(cuts)]
 
 
@@ -185,12 +184,8 @@ def rename_reordered_keywords(code: str, findings: list[dict]) -> tuple[str, lis
                 edits.append((kw.lineno, kw.col_offset, kw.arg, new))
     if not edits:
         return code, []
-    lines = code.splitlines(keepends=True)
-    for line, col, old, new in sorted(edits, reverse=True):
-        raw = lines[line - 1].encode()
-        if raw[col:col + len(old.encode())] == old.encode():
-            lines[line - 1] = (raw[:col] + new.encode() + raw[col + len(old.encode()):]).decode()
-    return "".join(lines), [f"renamed {old}= to {new}=" for _, _, old, new in sorted(edits)]
+    code = replace_spans(code, [(line, col, col + len(old.encode()), new) for line, col, old, new in edits])
+    return code, [f"renamed {old}= to {new}=" for _, _, old, new in sorted(edits)]
 
 
 def use_the_global_that_has_it(code: str, findings: list[dict]) -> tuple[str, list[str]]:
@@ -290,11 +285,7 @@ def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
             what = f"{'.'.join(parts)} -> {text}"
             if what not in done:
                 done.append(what)
-    fixed, last = code, len(code) + 1
-    for a, b, text in sorted(edits, reverse=True):
-        if b > last:
-            continue
-        fixed, last = fixed[:a] + text + fixed[b:], a
+    fixed = replace_ranges(code, edits)
     if not edits or parsed(fixed) is None:
         return code, []
     return fixed, [f"{d} (the name lives there)" for d in done]
@@ -342,8 +333,7 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
         dropped += [f"{node.module}.{a.name}" for a in gone]
     if not edits:
         return code, []
-    for start, end, text in sorted(edits, reverse=True):
-        code = code[:start] + text + code[end:]
+    code = replace_ranges(code, edits)
     return code, [f"dropped the import of {', '.join(dropped)} (a name that does not exist, or that hides the "
                   "open layout's own)"]
 
@@ -363,15 +353,9 @@ def _literal_assignments(code: str) -> dict[str, str]:
             return all(literal(e) for e in v.elts)
         return isinstance(v, ast.Constant)
 
-    for st in tree.body:
-        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
-            continue
-        t, v = st.targets[0], st.value
-        pairs = list(zip(t.elts, v.elts)) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) \
-            and len(t.elts) == len(v.elts) else [(t, v)]
-        for name, val in pairs:
-            if isinstance(name, ast.Name) and literal(val):
-                out[name.id] = f"{name.id} = {ast.get_source_segment(code, val)}"
+    for name, val in assignments(tree):
+        if literal(val):
+            out[name] = f"{name} = {ast.get_source_segment(code, val)}"
     return out
 
 

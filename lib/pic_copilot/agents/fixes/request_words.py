@@ -8,7 +8,7 @@ import re
 
 from ...execution.routing import needs_engine_python
 from .rules import fix_pya_import_in_klayout
-from .source import offset, parsed, replace_spans
+from .source import assignments, is_int, offset, parsed, replace_ranges, replace_spans, stored_once
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
@@ -133,27 +133,16 @@ def bind_requested_layer(code: str, request: str) -> tuple[str, str | None]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, None
-    # module-level names bound to int literals (LAYER, DATATYPE = 20, 0 or LAYER = 20)
-    bound: dict[str, ast.Constant] = {}
-    for st in tree.body:
-        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
-            continue
-        t, v = st.targets[0], st.value
-        pairs = (zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple)
-                 and len(t.elts) == len(v.elts) else [(t, v)])
-        for name, val in pairs:
-            if isinstance(name, ast.Name) and isinstance(val, ast.Constant) and type(val.value) is int:
-                bound[name.id] = val
-    reassigned = [t.id for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign))
-                  for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                  for t in (target.elts if isinstance(target, ast.Tuple) else [target]) if isinstance(t, ast.Name)]
+    # module-level names bound once to int literals (LAYER, DATATYPE = 20, 0 or LAYER = 20)
+    once = stored_once(tree)
+    bound = {name: val for name, val in assignments(tree) if is_int(val) and name in once}
     literals = []   # (the Constant nodes giving layer and datatype) per layer call
     for call in _layer_calls(tree):
         nodes = []
         for a in call.args:
-            if isinstance(a, ast.Constant) and type(a.value) is int:
+            if is_int(a):
                 nodes.append(a)
-            elif isinstance(a, ast.Name) and a.id in bound and reassigned.count(a.id) == 1:
+            elif isinstance(a, ast.Name) and a.id in bound:
                 nodes.append(bound[a.id])
         if len(nodes) != 2:
             return code, None   # a layer from a variable or a loop: not ours to change
@@ -194,30 +183,25 @@ def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Co
     them (and whether each gives the layer, 0, or the datatype, 1): ``layout.layer(3, 0)``, ``VIA = (3, 0)`` read by ``layout.layer(VIA)`` or ``(*VIA)``, and
     ``L, D = 3, 0`` read by ``layout.layer(L, D)``. None when a layer comes from anything else (a
     loop, a computed value): then the script's layers are not all known."""
+    once = stored_once(tree)
     pairs: dict[str, list[ast.Constant]] = {}   # NAME = (3, 0) at module level
     ints: dict[str, ast.Constant] = {}          # NAME = 3 (or L, D = 3, 0)
-    for st in tree.body:
-        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
+    for name, val in assignments(tree):
+        if name not in once:
             continue
-        t, v = st.targets[0], st.value
-        if isinstance(t, ast.Name) and isinstance(v, ast.Tuple) and len(v.elts) == 2 \
-                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
-            pairs[t.id] = list(v.elts)
-        for name, val in (zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple)
-                          and len(t.elts) == len(v.elts) else [(t, v)]):
-            if isinstance(name, ast.Name) and isinstance(val, ast.Constant) and type(val.value) is int:
-                ints[name.id] = val
-    stored = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        if isinstance(val, ast.Tuple) and len(val.elts) == 2 and all(is_int(e) for e in val.elts):
+            pairs[name] = list(val.elts)
+        elif is_int(val):
+            ints[name] = val
     out: dict[tuple[int, int], list[tuple[ast.Constant, int]]] = {}
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and n.func.attr in ("layer", "find_layer") and not n.keywords):
         args = call.args
         if len(args) == 1 and isinstance(args[0], (ast.Name, ast.Starred)):
             name = args[0].value if isinstance(args[0], ast.Starred) else args[0]
-            nodes = pairs.get(name.id) if isinstance(name, ast.Name) and stored.count(name.id) == 1 else None
+            nodes = pairs.get(name.id) if isinstance(name, ast.Name) else None
         elif len(args) == 2:
-            nodes = [a if isinstance(a, ast.Constant) and type(a.value) is int else
-                     ints.get(a.id) if isinstance(a, ast.Name) and stored.count(a.id) == 1 else None for a in args]
+            nodes = [a if is_int(a) else ints.get(a.id) if isinstance(a, ast.Name) else None for a in args]
             nodes = nodes if all(nodes) else None
         else:
             nodes = None
@@ -494,12 +478,7 @@ def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | No
         edits.append((offset(lines, target.lineno, target.col_offset),
                       offset(lines, target.end_lineno, target.end_col_offset), text))
         said.append(f"{leaf} -> {new}" + (f" (dropped {', '.join(dropped)}, which {new} does not take)" if dropped else ""))
-    fixed = code
-    last = len(code) + 1
-    for a, b, text in sorted(edits, reverse=True):
-        if b > last:   # inside an edit already made (a call within a replaced call's arguments)
-            continue
-        fixed, last = fixed[:a] + text + fixed[b:], a
+    fixed = replace_ranges(code, edits)
     if not edits or parsed(fixed) is None:
         return code, None
     return fixed, f"used {', '.join(dict.fromkeys(said))} (the variant the request names)"

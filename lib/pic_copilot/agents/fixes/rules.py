@@ -182,11 +182,7 @@ def fix_klayout_submodule_names(code: str, mode: str) -> tuple[str, str | None]:
                 mods += [mod] if mod not in mods else []
     if not spans:
         return code, None
-    lines = code.splitlines(keepends=True)
-    for line, start, end, text in sorted(spans, reverse=True):   # AST columns are UTF-8 byte offsets
-        raw = lines[line - 1].encode()
-        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
-    out = insert_at_top("".join(lines), [f"import klayout.{m}" for m in mods])
+    out = insert_at_top(replace_spans(code, spans), [f"import klayout.{m}" for m in mods])
     return out, f"wrote {spans[0][3]} (pip klayout keeps it outside klayout.db)"
 
 

@@ -1,8 +1,10 @@
-"""Editing helpers the fixes share: parse a script, turn (line, byte column) into a character
-offset, replace spans, insert lines after the imports."""
+"""Editing helpers the fixes share: parse a script, read its constants, turn (line, byte column)
+into a character offset, replace spans, insert lines after the imports."""
 from __future__ import annotations
 
 import ast
+from collections import Counter
+from collections.abc import Iterator
 
 
 def insert_at_top(code: str, lines: list[str]) -> str:
@@ -43,3 +45,42 @@ def replace_spans(code: str, spans) -> str:
         raw = lines[line - 1].encode()
         lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
     return "".join(lines)
+
+
+def assignments(tree: ast.Module, top_level: bool = True) -> Iterator[tuple[str, ast.expr]]:
+    """``(name, value node)`` of every one-target assignment to a plain name: ``NAME = value``, and
+    ``A, B = 1, 2`` as one pair per name. ``top_level``: the module's own statements only (a
+    script's constants); else every assignment in the tree."""
+    for st in tree.body if top_level else ast.walk(tree):
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1:
+            continue
+        t, v = st.targets[0], st.value
+        pairs = zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) \
+            and len(t.elts) == len(v.elts) else [(t, v)]
+        for name, val in pairs:
+            if isinstance(name, ast.Name):
+                yield name.id, val
+
+
+def stored_once(tree: ast.Module) -> set[str]:
+    """Names the script stores exactly once (assignment, loop variable, ``with ... as``, augmented
+    assignment all count): only such a name's one value can stand for it everywhere."""
+    counts = Counter(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return {name for name, k in counts.items() if k == 1}
+
+
+def is_int(node: ast.AST) -> bool:
+    """An integer literal (``True`` is not one)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def replace_ranges(code: str, edits) -> str:
+    """``code`` with each ``(start, end, text)`` character range replaced by its text, made back to
+    front; a range inside or across one replaced already is skipped (a call within a replaced
+    call's arguments)."""
+    last = len(code) + 1
+    for start, end, text in sorted(edits, reverse=True):
+        if end > last:
+            continue
+        code, last = code[:start] + text + code[end:], start
+    return code
