@@ -9,7 +9,7 @@ import pytest
 
 from pic_copilot.agents import pipeline, run_request
 from pic_copilot.config import Settings
-from pic_copilot.llm import LLMCancelled, LLMClient, LLMStructuredOutputError
+from pic_copilot.llm import LLMCancelled, LLMClient, LLMError, LLMStructuredOutputError
 from pic_copilot.contracts import Outcome, Request, SessionStore
 from pic_copilot.testing.scripted_llm import ScriptedLLM
 
@@ -308,6 +308,20 @@ def test_max_rounds_limits_the_loop(executed):
     out, io, reqs = run(steps, max_rounds=2)
     assert not out.ok and out.rounds == 2 and len(executed) == 2
     assert "not accepted" in out.message
+
+
+def test_an_llm_failure_after_a_script_exists_keeps_that_script(executed):
+    """A revision call that fails (a 180 s timeout under load ended a01 with no script at all) ends
+    the request with the best script so far and says why; a failure before any script still raises."""
+    first = "raise RuntimeError('boom')"
+    steps = [plan(("data", "x")), QUERIES, {"match": "Write the script", "content": fence(first)},
+             {"match": "Revise the script", "status": 500}]
+    out, io, reqs = run(steps, max_rounds=3)
+    assert not out.ok and out.rounds == 1 and out.script.strip() == first and len(executed) == 1
+    assert "stopped early" in out.message and "server" in out.message
+    assert any("keeping the best script so far" in e[1] for e in io.events)
+    with pytest.raises(LLMError):
+        run([plan(("data", "x")), QUERIES, {"match": "Write the script", "status": 500}])
 
 
 def test_cancel_stops_the_request():

@@ -108,6 +108,7 @@ class _Run:
         self.plan: dict | None = None
         self.hinted: set[str] = set()   # request-word checks already sent back (see hints)
         self.shown_recipes: list = []    # the worked examples the programmer sees (see examples)
+        self.llm_failure: LLMError | None = None   # a call that failed after some candidate existed
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -592,8 +593,16 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
-                                          cancel=self.cancel, on_token=self.token_cb("programmer"))
+                try:
+                    text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
+                                              cancel=self.cancel, on_token=self.token_cb("programmer"))
+                except LLMCancelled:
+                    raise
+                except LLMError as e:
+                    if not out and rnd == 1:
+                        raise   # no script to fall back on
+                    self.stop_sampling(e, rnd, i + 1)
+                    break
                 cut = "programmer"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
             cand.prompt = user
@@ -608,6 +617,14 @@ class _Run:
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
+
+    def stop_sampling(self, error: LLMError, rnd: int, candidate: int) -> None:
+        """An LLM call failed (a timeout, a dead server) once a candidate existed: the request ends
+        with the best script so far instead of losing it, and says why it stopped."""
+        self.llm_failure = error
+        self.rec.append("llm_failures", {"round": rnd, "candidate": candidate, "kind": error.kind, "message": str(error)[:300]})
+        self.progress("generate", f"the LLM failed ({error.kind}) on round {rnd}, candidate {candidate}: "
+                      "keeping the best script so far")
 
     def revision(self, sess: Session, gen: ScriptGenerator, chosen: Candidate, previous: str | None) -> str:
         """The programmer's next user message for the chosen candidate's evidence; replans or
@@ -675,6 +692,9 @@ class _Run:
             self.check_cancel()
             rounds = rnd
             cands = self.sample_round(gen, user or "", rnd, review_state, given=given, revising=chosen)
+            if not cands:   # the LLM failed before this round's first candidate: the last round's stands
+                rounds = rnd - 1
+                break
             chosen = best(cands)
             if given is None:
                 gen.choose(chosen.prompt or user, chosen.answer)
@@ -686,11 +706,15 @@ class _Run:
                                        "execution": execution_summary(chosen.report),
                                        "candidates": [dict(c.summary(), script=c.script) for c in cands], "chosen": chosen.index,
                                        "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
-            if chosen.passed:
+            if chosen.passed or rnd == max_rounds or self.llm_failure is not None:
                 break
-            if rnd == max_rounds:
+            try:
+                user = self.revision(sess, gen, chosen, previous)
+            except LLMCancelled:
+                raise
+            except LLMError as e:   # re-retrieval's query generator or a replan failed
+                self.stop_sampling(e, rnd + 1, 0)
                 break
-            user = self.revision(sess, gen, chosen, previous)
             previous = chosen.script
 
         script = chosen.script
@@ -701,6 +725,8 @@ class _Run:
             ok = bool(rep.ok)
         msg = (f"accepted after {rounds} round(s)" if ok else
                f"not accepted after {rounds} round(s): {((chosen.decision or {}).get('instructions', ''))[:200]}")
+        if self.llm_failure is not None:
+            msg += f" (stopped early: the LLM failed: {self.llm_failure.kind}, {str(self.llm_failure)[:160]})"
         return self.finish(ok, script, rounds, rep, msg)
 
     def single_shot(self) -> Outcome:
