@@ -309,6 +309,14 @@ def test_contract_holds_on_a_matching_report():
     assert OutputContract.from_dict(c.to_dict()) == c and c.can_fail() and not OutputContract().can_fail()
 
 
+def test_missing_json_keys_are_answered_with_the_requests_form():
+    c = OutputContract.from_dict({"json_keys": {"r.json": ["count", "centers"]},
+                                  "json_shapes": {"r.json": {"count": "number", "centers": "pairs"}}})
+    (problem,) = c.check(ExecutionReport.from_dict(REPORT))
+    assert problem.startswith("r.json: missing key(s) 'count', 'centers' (has: n, area, per)")
+    assert problem.endswith("""write it in the request's form {"count": <number>, "centers": [[x, y], ...]}""")
+
+
 @pytest.mark.parametrize("field, value, message", [
     ("files", ["b.gds"], "'b.gds' was not written"),
     ("files", ["broken.gds"], "could not be read"),

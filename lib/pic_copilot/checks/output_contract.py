@@ -477,7 +477,9 @@ class OutputContract:
             have = s.get("keys") if s.get("type") == "dict" else s.get("item_keys")
             missing = [k for k in keys if k not in (have or [])]
             if missing:
-                problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})")
+                form = _json_form(keys, self.json_shapes.get(name) or {}) if s.get("type") == "dict" else ""
+                problems.append(f"{name}: missing key(s) {', '.join(map(repr, missing))} (has: {', '.join(have or []) or 'none'})"
+                                + (f"; write it in the request's form {form}" if form else ""))
         for name, examples, s in _readable(files, self.json_key_forms):
             if s.get("type") != "dict":
                 continue   # json_types' finding
@@ -557,6 +559,16 @@ def _readable(files: dict, table: dict):
         s = _summary(files, name)
         if s is not None:
             yield name, want, s
+
+
+_FORMS = {"number": "<number>", "list": "[...]", "pairs": "[[x, y], ...]"}
+
+
+def _json_form(keys: list[str], shapes: dict[str, str]) -> str:
+    """The JSON object the request asks for, with a placeholder per value: ``{"count": <number>,
+    "centers": [[x, y], ...]}`` (a 1.5B model told only "missing key(s) 'count', 'centers'" kept its
+    worked example's keys for three rounds)."""
+    return "{" + ", ".join(f"{json.dumps(k)}: {_FORMS.get(shapes.get(k, ''), '...')}" for k in keys) + "}"
 
 
 def _known(layouts: list[dict], key: str, kind: type) -> list:
