@@ -826,6 +826,38 @@ def test_an_import_that_can_only_fail_or_hides_the_open_layouts_cell_is_dropped(
         assert fix(code, mode) == (code, []), code
 
 
+def test_the_open_layout_looked_up_through_an_invented_api_is_dropped():
+    """Warm main-job requests in the GUI ("create a 1x2 MMI splitter with gdsfactory and place it in
+    the open layout") lost their first candidate to ``layout = gf.get_layout()`` and
+    ``layout = gf.read_layout(...)``. Real API check; the rest of each script is a real answer's."""
+    from pic_copilot.checks.static import static_findings
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+
+    def fix(code, mode="interactive"):
+        return fixes.drop_invented_open_layout_lookups(code, mode, static_findings(code, mode, idx)[0])
+
+    body = ("c = gf.Component('MMI1X2_SPLIT')\nref = c << gf.components.mmi1x2()\nc.add_ports(ref.ports)\n"
+            "c.write_gds('mmi1x2_new.gds', with_metadata=False)\n")
+    head = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"
+    code = head + "# the open layout\nlayout = gf.get_layout()\ncell = layout.top_cell\n\n" + body
+    fixed, done = fix(code)
+    assert fixed == head + "# the open layout\n\n" + body and len(done) == 2 and "gf.get_layout()" in done[0]
+    # a gdsfactory script that still reads the name runs in the engine, where no open layout exists: kept
+    used = head + "layout = gf.read_layout('existing_layout.gds')\n" + body + "layout.write('x.gds')\n"
+    assert fix(used) == (used, [])
+    # a pya script runs in KLayout: the name is then the open layout's own
+    pya_code = "import pya\nlayout = pya.current_layout()\nlayout.cell('TOP').shapes(layout.layer(1, 0))\n"
+    fixed, done = fix(pya_code)
+    assert fixed == "import pya\nlayout.cell('TOP').shapes(layout.layer(1, 0))\n" and done
+    # an API that exists, a sandbox script, or another name: nothing
+    for code, mode in ((head + "layout = gf.Component('X')\n" + body, "interactive"),
+                       (head + "layout = gf.get_layout()\n" + body, "sandbox"),
+                       (head + "lay = gf.get_layout()\n" + body, "interactive")):
+        assert fix(code, mode) == (code, []), code
+
+
 def test_a_loop_variable_hiding_the_component_it_places_into_is_renamed():
     """A real m02 candidate: ``c = gf.Component(...)`` then ``for c in range(3): ref = c << ring``
     failed on "'int' << 'Component'" for two rounds."""

@@ -1,7 +1,7 @@
 """Fixes made from the static checks' findings: conventional aliases used but never imported,
 keywords whose words the model reordered, counters never started, ``**kwargs`` copied from a
 signature, PDK layer names written as variables, a method asked of the active cell that only the
-open layout has (or the other way round)."""
+open layout has (or the other way round), the open layout looked up through an API that does not exist."""
 from __future__ import annotations
 
 import ast
@@ -394,3 +394,56 @@ def restore_example_constants(code: str, examples: list[str], predefined: tuple[
     src = code.splitlines(keepends=True)
     fixed = "".join(src[:last_import] + [l + "\n" for l in lines] + src[last_import:])
     return fixed, lines
+
+
+#: the open layout's objects an interactive script is given (see checks.static.BRIDGE_GLOBALS)
+OPEN_LAYOUT_NAMES = ("layout", "cell", "view", "cellview")
+
+
+def drop_invented_open_layout_lookups(code: str, mode: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``layout = gf.get_layout()`` / ``gf.read_layout("existing_layout.gds")`` in an interactive
+    script: the model looked the open layout up through an API the check says does not exist, where
+    the open layout and its cell are given to the script (two of six warm main-job requests in the
+    GUI lost their first candidate to such a line). The module-level assignment goes, with the
+    assignments to the open layout's names that only read what it set (``cell = layout.top_cell``).
+    A script that still reads a dropped name keeps it only when it runs in KLayout, where the name
+    is the open layout's own; otherwise nothing is changed.
+
+    Args:
+        code: the script.
+        mode: the request's mode; only "interactive" scripts are changed.
+        findings: the static findings of ``code``.
+
+    Returns:
+        The script and what was dropped.
+    """
+    from ...execution.routing import needs_engine_python
+
+    # by name, not line: the fixes before this one may have added lines
+    bad = {f["name"].rsplit(".", 1)[-1] for f in findings if f.get("kind") == "api" and f.get("severity") == "error" and f.get("name")}
+    tree = parsed(code) if mode == "interactive" and bad else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    gone: set[str] = set()
+    drop: list[ast.stmt] = []
+    for st in tree.body:
+        if not (isinstance(st, ast.Assign) and all(isinstance(t, ast.Name) and t.id in OPEN_LAYOUT_NAMES for t in st.targets)):
+            continue
+        whole = not lines[st.lineno - 1][:st.col_offset].strip() and not lines[st.end_lineno - 1].encode()[st.end_col_offset:].decode(errors="ignore").split("#")[0].strip()
+        reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+        invented = any(isinstance(n, ast.Attribute) and n.attr in bad for n in ast.walk(st.value))
+        if whole and (invented or (reads and reads <= gone)):
+            drop.append(st)
+            gone |= {t.id for t in st.targets}
+    if not drop:
+        return code, []
+    kept_lines = {id(st) for st in drop}
+    still_read = any(isinstance(n, ast.Name) and n.id in gone and isinstance(n.ctx, ast.Load)
+                     for st in tree.body if id(st) not in kept_lines for n in ast.walk(st))
+    if still_read and needs_engine_python(code):
+        return code, []   # the engine's Python has no open layout to fall back on
+    for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
+        del lines[st.lineno - 1:st.end_lineno]
+    return "".join(lines), [f"dropped {ast.get_source_segment(code, st)!r} (the open layout is given to the script; "
+                            "that API does not exist)" for st in drop]

@@ -13,7 +13,8 @@ import re
 from typing import Callable
 
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
-from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_undefined_unpacking, init_counters, quote_pdk_layer_names,
+from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
+                       init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
@@ -381,5 +382,6 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, receivers = use_the_global_that_has_it(code, findings)
     code, homes = use_the_module_that_has_it(code, findings)
     code, imports = drop_imports_that_break_the_script(code, mode, findings)
+    code, lookups = drop_invented_open_layout_lookups(code, mode, findings)
     return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
-                  + unpacked + layer_names + receivers + homes + imports)
+                  + unpacked + layer_names + receivers + homes + imports + lookups)
