@@ -876,19 +876,47 @@ def test_a_loop_variable_hiding_the_component_it_places_into_is_renamed():
         assert fixes.fix_loop_variable_hiding_the_component(same, "sandbox") == (same, None), same
 
 
-def test_a_constant_of_the_worked_example_the_script_uses_without_setting_is_restored():
+def test_a_definition_of_the_worked_example_the_script_uses_without_setting_is_restored():
     """Real m10 candidates used the density recipe's OUTLINE, MARKER and MAX_D without the lines that
-    set them (eight candidates of one run): the example's lines go back after the imports."""
+    set them (eight candidates of one run): the example's lines go back after the imports; a computed
+    value goes back just before its first use, when what it reads is set by then."""
     example = ("import json\n\nLAYER = (1, 0)\nOUTLINE = (99, 0)   # die outline\nMAX_D, MIN_D = 0.8, 0.2\n"
                "MARKER = (103, 0)\nshapes = pya.Region(cell.begin_shapes_rec(layout.layer(*LAYER)))\n")
     code = ("import csv\nLAYER = (1, 0)\narea = pya.Region(cell.begin_shapes_rec(layout.layer(*OUTLINE))).bbox()\n"
             "if d > MAX_D or d < MIN_D:\n    cell.shapes(layout.layer(*MARKER)).insert(tile)\nprint(shapes)\n")
     bridge = ("pya", "layout", "cell", "view", "cellview", "dbu", "selection", "workdir")
-    fixed, lines = fixes.restore_example_constants(code, [example], bridge)
-    assert lines == ["OUTLINE = (99, 0)", "MAX_D = 0.8", "MIN_D = 0.2", "MARKER = (103, 0)"], lines
+    fixed, lines = fixes.restore_example_definitions(code, [example], bridge)
+    assert lines == ["OUTLINE = (99, 0)", "MAX_D = 0.8", "MIN_D = 0.2", "MARKER = (103, 0)",
+                     "shapes = pya.Region(cell.begin_shapes_rec(layout.layer(*LAYER)))"], lines
     assert fixed.startswith("import csv\nOUTLINE = (99, 0)\nMAX_D = 0.8\nMIN_D = 0.2\nMARKER = (103, 0)\nLAYER = (1, 0)\n")
-    assert "print(shapes)" in fixed    # not a constant in the example: left for the revision
+    assert fixed.endswith("shapes = pya.Region(cell.begin_shapes_rec(layout.layer(*LAYER)))\nprint(shapes)\n")
     # nothing undefined, no example, or the name is a bridge global: nothing
-    assert fixes.restore_example_constants(fixed, [example], bridge) == (fixed, [])
-    assert fixes.restore_example_constants(code, [], bridge) == (code, [])
-    assert fixes.restore_example_constants("print(cell)\n", ["cell = 3\n"], bridge) == ("print(cell)\n", [])
+    assert fixes.restore_example_definitions(fixed, [example], bridge) == (fixed, [])
+    assert fixes.restore_example_definitions(code, [], bridge) == (code, [])
+    assert fixes.restore_example_definitions("print(cell)\n", ["cell = 3\n"], bridge) == ("print(cell)\n", [])
+
+
+def test_an_example_circuit_import_and_function_come_back_with_what_they_need():
+    """A real a02 candidate called the SAX recipe's ``mzi`` circuit and ``find_peaks`` without the
+    netlist, the circuit, the waveguide settings or the import; another used a recipe's helper function."""
+    example = ("import numpy as np\nimport sax\nfrom scipy.signal import find_peaks\n\nNEFF, NG = 2.4, 4.2\n"
+               "netlist = {\n    'instances': {'a': 'straight'},\n}\n"
+               "mzi, _ = sax.circuit(netlist, models={'straight': sax.models.straight})\n"
+               "wg = {'neff': NEFF, 'ng': NG}\n\ndef dips(t):\n    return find_peaks(-t)[0]\n")
+    code = ("import numpy as np\nwl = np.linspace(1.5, 1.6, 11)\nL = 10.0\n"
+            "s = mzi(wl=wl, a={**wg, 'length': L})\nprint(dips(np.abs(s['in0', 'out0'])))\n")
+    fixed, lines = fixes.restore_example_definitions(code, [example])
+    assert fixed == ("import numpy as np\nimport sax\nfrom scipy.signal import find_peaks\nNEFF = 2.4\nNG = 4.2\n"
+                     "wl = np.linspace(1.5, 1.6, 11)\nL = 10.0\n"
+                     "netlist = {\n    'instances': {'a': 'straight'},\n}\n"
+                     "mzi, _ = sax.circuit(netlist, models={'straight': sax.models.straight})\n"
+                     "wg = {'neff': NEFF, 'ng': NG}\ndef dips(t):\n    return find_peaks(-t)[0]\n"
+                     "s = mzi(wl=wl, a={**wg, 'length': L})\nprint(dips(np.abs(s['in0', 'out0'])))\n"), fixed
+    assert "netlist = { ..." in lines and "def dips(t): ..." in lines
+    compile(fixed, "<fixed>", "exec")
+    # a computed value that reads what the script sets only after its first use: constants only
+    late = "print(half)\nL = 4.0\nprint(K)\n"
+    fixed, lines = fixes.restore_example_definitions(late, ["K = 3\nhalf = L / 2\n"])
+    assert fixed == "K = 3\nprint(half)\nL = 4.0\nprint(K)\n" and lines == ["K = 3"]
+    # a definition that needs a name no example gives: left for the revision
+    assert fixes.restore_example_definitions("print(y)\n", ["y = f(2)\n"]) == ("print(y)\n", [])

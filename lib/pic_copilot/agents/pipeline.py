@@ -28,7 +28,7 @@ from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
 from .fixes import (bind_default_layer, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
-                    restore_example_constants,
+                    restore_example_definitions,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -378,7 +378,7 @@ class _Run:
             script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
         else:
             bridge_names = checks_mod.BRIDGE_GLOBALS if self.req.mode == "interactive" and not needs_engine_python(script) else ()
-            script, restored = restore_example_constants(script, [r.code for r in self.shown_recipes], bridge_names)
+            script, restored = restore_example_definitions(script, [r.code for r in self.shown_recipes], bridge_names)
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
             script, numbered = name_the_new_layer(script, self.words)
             script, rebound = bind_requested_layer(script, self.words)

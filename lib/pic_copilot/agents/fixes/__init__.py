@@ -14,7 +14,7 @@ Four families, one module each:
 """
 from .findings import (SANDBOX_IMPORTS, add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups,
                        drop_undefined_unpacking, init_counters,
-                       pdk_layer_names, quote_pdk_layer_names, rename_reordered_keywords, restore_example_constants, use_the_global_that_has_it,
+                       pdk_layer_names, quote_pdk_layer_names, rename_reordered_keywords, restore_example_definitions, use_the_global_that_has_it,
                        use_the_module_that_has_it)
 from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
                             name_the_new_layer, rebind_one_wrong_layer, use_the_named_variant, write_layout_by_suffix)
@@ -30,5 +30,5 @@ __all__ = ["FIXES", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bi
            "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_pdk_activation",
            "fix_pya_import_in_klayout", "fix_whole_floats_in_range", "fix_write_gds_metadata", "init_counters", "name_the_new_layer", "output_renames", "pdk_layer_names",
            "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",
-           "rename_reordered_keywords", "restore_example_constants", "request_free_fixes", "unscale_column", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant",
+           "rename_reordered_keywords", "restore_example_definitions", "request_free_fixes", "unscale_column", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant",
            "write_layout_by_suffix"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from dataclasses import dataclass
 import re
 
 from ...checks.static import IMPORTS
@@ -359,41 +360,139 @@ def _literal_assignments(code: str) -> dict[str, str]:
     return out
 
 
-def restore_example_constants(code: str, examples: list[str], predefined: tuple[str, ...] = ()) -> tuple[str, list[str]]:
-    """A name the script uses and never defines, that a worked example shown to the model defines as
-    a constant (``OUTLINE = (99, 0)``, ``MAX_D = 0.8``, ``length_x = 4.0``): the model copied the
-    example's code and dropped the line that sets it (57 of 102 "undefined name" candidates of this
-    session's and the last session's medium runs). The example's line goes back at the top of the
-    script, after its imports; the request's words and the run then judge its value.
+#: how many statements (a definition and what it needs) one fix may bring back from an example
+MAX_RESTORED = 8
+
+
+@dataclass
+class _Definition:
+    """A module-level statement of a worked example that defines names."""
+    order: tuple[int, int]      # (example, statement) position: restored statements keep it
+    names: set[str]             # what it defines
+    needs: set[str]             # the names it reads (for a function: those its body reads from outside)
+    source: str                 # its source text
+    kind: str                   # "import", "constant", "assign" or "def"
+
+
+def _example_definitions(examples: list[str]) -> dict[str, _Definition]:
+    """name -> the first example statement that defines it at module level: imports, one-target
+    assignments (tuples unpacked; a literal one gives each name its own line) and functions."""
+    out: dict[str, _Definition] = {}
+    for e, ex in enumerate(examples):
+        tree = parsed(ex)
+        if tree is None:
+            continue
+        literals = _literal_assignments(ex)
+        for k, st in enumerate(tree.body):
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                for a in st.names:
+                    name = (a.asname or a.name).split(".")[0]
+                    alias = f" as {a.asname}" if a.asname else ""
+                    text = f"import {a.name}{alias}" if isinstance(st, ast.Import) else \
+                        f"from {'.' * st.level}{st.module or ''} import {a.name}{alias}"
+                    out.setdefault(name, _Definition((e, k), {name}, set(), text, "import"))
+            elif isinstance(st, ast.FunctionDef):
+                inner = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                inner |= {a.arg for a in ast.walk(st.args) if isinstance(a, ast.arg)}
+                reads = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                out.setdefault(st.name, _Definition((e, k), {st.name}, reads - inner - {st.name},
+                                                    ast.get_source_segment(ex, st), "def"))
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1:
+                names = {n.id for n in ast.walk(st.targets[0]) if isinstance(n, ast.Name)}
+                if not all(isinstance(n, (ast.Name, ast.Tuple, ast.Store)) for n in ast.walk(st.targets[0])):
+                    continue   # an attribute or item target: not a definition
+                for name in names:
+                    if name in literals:
+                        out.setdefault(name, _Definition((e, k), {name}, set(), literals[name], "constant"))
+                    else:
+                        reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+                        out.setdefault(name, _Definition((e, k), names, reads, ast.get_source_segment(ex, st), "assign"))
+    return out
+
+
+def restore_example_definitions(code: str, examples: list[str], predefined: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+    """A name the script uses and never defines, that a worked example shown to the model defines at
+    its top level: the model copied the example's code and dropped the line that sets it. The
+    example's statement goes back, with the ones it needs that the script lacks: a constant
+    (``OUTLINE = (99, 0)``, ``MAX_D = 0.8``; 57 of 102 "undefined name" candidates of sessions 12-13's
+    medium runs) or an import after the script's imports; a computed value (``mzi, _ = sax.circuit(...)``,
+    ``c = gf.Component(...)``, ``L_HALF = L / 2``) or a function (``def box_list(...)``) just before the
+    script's first top-level statement that uses what it defines, when all it reads is set by then
+    (49 of 213 "undefined name" findings in recent run records were such names). The request's words
+    and the run then judge the values.
 
     Args:
         code: the script.
         examples: the source of the examples shown to the model (the nearest recipes).
         predefined: names the script's interpreter defines (the bridge's globals).
 
-    Returns the script and the lines restored.
+    Returns the script and the statements restored (their first lines).
     """
+    import builtins
+
     from ...checks.static import pyflakes_check
 
     if not examples:
         return code, []
-    undefined = [m.group(1) for f in pyflakes_check(code, predefined)
-                 for m in [_UNDEFINED.search(f.get("message", ""))] if m]
-    if not undefined:
+    undefined = list(dict.fromkeys(m.group(1) for f in pyflakes_check(code, predefined)
+                                   for m in [_UNDEFINED.search(f.get("message", ""))] if m))
+    tree = parsed(code) if undefined else None
+    if tree is None:
         return code, []
-    known: dict[str, str] = {}
-    for ex in examples:
-        for name, line in _literal_assignments(ex).items():
-            known.setdefault(name, line)
-    lines = [known[n] for n in dict.fromkeys(undefined) if n in known]
-    if not lines:
+    known = _example_definitions(examples)
+    have = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    have |= {(a.asname or a.name).split(".")[0] for st in ast.walk(tree) if isinstance(st, (ast.Import, ast.ImportFrom))
+             for a in st.names}
+    have |= {st.name for st in ast.walk(tree) if isinstance(st, (ast.FunctionDef, ast.ClassDef))}
+    free = set(dir(builtins)) | set(predefined)
+
+    def chain(name: str, taken: list[_Definition]) -> list[_Definition] | None:
+        """The definitions that give ``name``, what they need first; None when one is missing."""
+        d = known.get(name)
+        if d is None:
+            return None
+        if any(d is t for t in taken):
+            return []
+        out: list[_Definition] = []
+        for need in sorted(d.needs - d.names - have - free):
+            sub = chain(need, taken + out + [d])
+            if sub is None:
+                return None
+            out += [s for s in sub if not any(s is t for t in out)]
+        return out + [d]
+
+    restored: list[_Definition] = []
+    for name in undefined:
+        got = chain(name, restored)
+        if got and len(restored) + len(got) <= MAX_RESTORED:
+            restored += [d for d in got if not any(d is r for r in restored)]
+    if not restored:
         return code, []
-    tree = parsed(code)
-    last_import = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0) \
-        if tree is not None else 0
+    restored.sort(key=lambda d: d.order)
+    top = [d for d in restored if d.kind in ("import", "constant")]
+    late = [d for d in restored if d.kind not in ("import", "constant")]
     src = code.splitlines(keepends=True)
-    fixed = "".join(src[:last_import] + [l + "\n" for l in lines] + src[last_import:])
-    return fixed, lines
+    last_import = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0)
+    at = None
+    if late:
+        # before the first top-level statement that reads a restored name; what they read must be set by then
+        given = {n for d in late for n in d.names}
+        first = next((st for st in tree.body if any(isinstance(n, ast.Name) and n.id in given for n in ast.walk(st))), None)
+        at = first.lineno - 1 if first is not None else len(src)
+        before = {n.id for st in tree.body if st.end_lineno <= at for n in ast.walk(st) if isinstance(n, ast.Name)
+                  and isinstance(n.ctx, ast.Store)}
+        before |= {(a.asname or a.name).split(".")[0] for st in tree.body if st.end_lineno <= at
+                   and isinstance(st, (ast.Import, ast.ImportFrom)) for a in st.names}
+        set_by_then = before | free | {n for d in restored for n in d.names}
+        if at < last_import or any(d.kind == "assign" and d.needs - set_by_then for d in late):
+            late, at = [], None   # the script sets what they read too late: only constants and imports go back
+    if not top and not late:
+        return code, []
+    lines_top = [d.source + "\n" for d in top]
+    if at is not None:
+        src = src[:at] + [d.source + "\n" for d in late] + src[at:]
+    fixed = "".join(src[:last_import] + lines_top + src[last_import:])
+    return fixed, [d.source.splitlines()[0] + (" ..." if "\n" in d.source else "") for d in top + late]
 
 
 #: the open layout's objects an interactive script is given (see checks.static.BRIDGE_GLOBALS)
