@@ -140,6 +140,25 @@ def test_cancel_stops_stream_within_a_second():
         assert time.monotonic() - t0 < 1.3
 
 
+def test_an_answer_that_loops_is_stopped_early_as_cut_off():
+    """A real a03 answer ended in ~900 tokens of "000..." (a minute of generation on 2 cores, then cut
+    off anyway): the client stops reading at the loop and reports it as a cut-off."""
+    from pic_copilot.agents.evaluator import CUT_OFF
+    from pic_copilot.llm.client import RUNAWAY, runaway
+
+    start = "```python\nimport json\ndensity = 1 / 25"
+    steps = [{"content": start + "0" * 4000, "chunk_chars": 4, "chunk_delay": 0.002}]
+    with ScriptedLLM(steps) as srv:
+        r = client_for(srv).chat(MSG, stream=True)
+    assert r.finish_reason == RUNAWAY and RUNAWAY in CUT_OFF
+    assert r.text.startswith(start) and len(r.text) < len(start) + 600
+    lines = "    ref = c << gf.components.straight(length=10)\n"
+    assert runaway("x = 1\n" + lines * 10) and not runaway("x = 1\n" + lines * 9)
+    # real code: a ruler comment, deep indentation, a table of numbers
+    for ok in ("# " + "=" * 150 + "\n", "x = 1\n" + " " * 40 + "y = 2\n", "\n".join(f"    [{i}, {i * 2}]," for i in range(60))):
+        assert not runaway(ok), ok
+
+
 def test_json_schema_is_sent_as_response_format():
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
     with ScriptedLLM([{"content": '{"a": 1}'}]) as srv:
@@ -276,7 +295,8 @@ def test_an_oversized_answer_is_refused(stream, monkeypatch):
     from pic_copilot.llm import client as client_mod
 
     monkeypatch.setattr(client_mod, "MAX_ANSWER_BYTES", 1 << 20)
-    with ScriptedLLM([{"content_bytes": 3 << 20}]) as srv:
+    varied = " ".join(map(str, range(450_000)))   # ~3 MiB that never repeats itself (a loop is stopped earlier)
+    with ScriptedLLM([{"content": varied}]) as srv:
         with pytest.raises(LLMProtocolError, match="MiB"):
             client_for(srv).chat(MSG, stream=stream)
         assert len(srv.requests) == 1  # not retried

@@ -9,6 +9,7 @@ from pathlib import PurePath
 
 from .. import prompts
 from ..llm.agent import Agent
+from ..llm.client import RUNAWAY
 from ..checks.static import IMPORTS, _aliases, _dotted, resolve_object
 from ..execution.report import ExecutionReport, execution_text, tail
 
@@ -116,7 +117,7 @@ def copied_example(script: str, examples: tuple | list, task: str = "") -> dict 
     return None
 
 
-CUT_OFF = ("length", "max_tokens")   # OpenAI-compatible / Anthropic finish reasons of a cut-off answer
+CUT_OFF = ("length", "max_tokens", RUNAWAY)   # OpenAI-compatible / Anthropic finish reasons of a cut-off answer, and the client's runaway stop
 
 
 def cut_off(agent: str) -> dict:

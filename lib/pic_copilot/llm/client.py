@@ -656,6 +656,9 @@ class LLMClient:
                 parts.append(delta)
                 if on_token is not None:
                     on_token(delta)
+                if len(parts) % 8 == 0 and runaway("".join(parts[-200:])):
+                    finish, complete = RUNAWAY, True   # leaving the stream closes it: the server stops generating
+                    break
         if not complete:
             raise LLMStreamError(f"the answer from {self._where()} stopped before it was complete")
         text = "".join(parts)
@@ -665,6 +668,28 @@ class LLMClient:
         return _with_answers(acc, others, text=text, model=model, prompt_tokens=usage_in,
                           completion_tokens=usage_out or _estimate_tokens(text), latency_s=latency,
                           ttft_s=ttft if ttft is not None else latency, finish_reason=finish)
+
+
+#: the finish reason of an answer stopped because it repeated itself (see :func:`runaway`)
+RUNAWAY = "repetition"
+RUNAWAY_CHARS = 160   # a unit of at most 8 characters repeated over this many characters at the end
+RUNAWAY_LINES = 10    # or this many identical lines in a row
+
+
+def runaway(tail: str) -> bool:
+    """Whether a streamed answer has fallen into a loop a small model does not leave: a short unit
+    repeated to the end (a real a03 answer ended in ~900 tokens of "000..."), or one line written
+    again and again. Such an answer runs to the length limit, a minute or more of generation on 2
+    cores, and is cut off anyway; stopping it early gives the same "cut off" revision sooner.
+
+    Args:
+        tail: the end of the answer so far (a few hundred characters are enough).
+    """
+    t = tail[-RUNAWAY_CHARS:]
+    if len(t) == RUNAWAY_CHARS and any(t == (t[:p] * (RUNAWAY_CHARS // p + 1))[:RUNAWAY_CHARS] for p in range(1, 9)):
+        return True
+    lines = tail.split("\n")[:-1][-RUNAWAY_LINES:]   # whole lines only
+    return len(lines) == RUNAWAY_LINES and len(set(lines)) == 1 and len(lines[0].strip()) >= 4
 
 
 def _config_hint() -> str:
