@@ -99,18 +99,27 @@ def test_llm_judge_configuration_asks_the_judge_after_the_evidence():
     assert len(bodies(reqs, JUDGE)) == 1
 
 
-def test_a_composite_request_is_planned_by_the_llm_and_written_as_one_script():
+def test_a_composite_request_is_one_step_in_the_designers_words_with_every_domains_manuals():
+    """The LLM planner's steps for composite requests invented work (a width check in a01 and a05 of
+    the advanced tier) and lost asked-for outputs (a04): full asks no planner; the programmer gets the
+    request itself and the SAX and gdsfactory instructions. The llm-planner configuration still plans."""
     code = "import json\njson.dump({'ok': True}, open('s.json', 'w'))\nopen('d.gds', 'w').write('x')\n"
-    steps = [{"match": "Plan this request", "content": json.dumps({"thoughts": "t", "subtasks": [
+    prompt = "Make a device, save d.gds, then simulate it with SAX and write s.json"
+    plan = {"match": "Plan this request", "content": json.dumps({"thoughts": "t", "subtasks": [
         {"domain": "layout", "task": "make d.gds", "outputs": ["d.gds"]},
-        {"domain": "simulation", "task": "simulate it with SAX", "outputs": ["s.json"]}]})},
-             {"match": "Write the script", "content": fence(code)}]
-    out, io, reqs = run(steps, prompt="Make a device, save d.gds, then simulate it with SAX and write s.json",
-                        config="full")
+        {"domain": "simulation", "task": "simulate it with SAX", "outputs": ["s.json"]}]})}
+    steps = [plan, {"match": "Write the script", "content": fence(code)}]
+    out, io, reqs = run(steps, prompt=prompt, config="full")
+    assert not bodies(reqs, "Plan this request")
+    first = bodies(reqs, "Write the script")[0]
+    assert prompt in user_text(first) and "1. " not in user_text(first)
+    assert "SAX" in first["messages"][0]["content"] and "gdsfactory" in first["messages"][0]["content"]
+    rec = json.loads(open(out.record_path).read())
+    assert rec["plan"]["domains"] == ["layout", "simulation"] and len(rec["plan"]["subtasks"]) == 1
+    out, io, reqs = run(steps, prompt=prompt, config="llm-planner")
     assert len(bodies(reqs, "Plan this request")) == 1
     first = bodies(reqs, "Write the script")[0]
     assert "1. make d.gds" in user_text(first) and "2. simulate it with SAX" in user_text(first)
-    assert "SAX" in first["messages"][0]["content"] and "gdsfactory" in first["messages"][0]["content"]
 
 
 def test_interactive_candidates_that_fail_are_undone_and_the_accepted_one_stays():

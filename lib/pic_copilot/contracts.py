@@ -41,8 +41,10 @@ class PipelineConfig:
         name: the configuration's name (Request.config).
         description: one line for reports and help texts.
         single_shot: one programmer call and one run, no checks or revisions (the baselines).
-        planner: "auto" (the LLM planner only for a request that names several domains),
-            "always" (every request is planned by the LLM) or "never" (one step, no LLM).
+        planner: "words" (no LLM: one step in the designer's own words; a request that names
+            several domains gets all their documentation and examples), "auto" (the LLM planner
+            only for a request that names several domains), "always" (every request is planned by
+            the LLM) or "never" (one step in the first domain, no LLM).
         queries: "request" (retrieval with the request/subtask text, no LLM) or "llm" (the query
             generator agent writes the queries).
         tailored_rag: each domain's generator searches its own databases (else all of them).
@@ -70,7 +72,7 @@ class PipelineConfig:
     name: str
     description: str
     single_shot: bool = False
-    planner: str = "auto"
+    planner: str = "words"
     queries: str = "request"
     tailored_rag: bool = True
     retrieval: bool = True
@@ -108,6 +110,8 @@ _TABLE = (
                    exec_feedback=False, candidates=1, contract=False),
     PipelineConfig("no-exploration", "full, without the observed behaviour from `pic-copilot explore`",
                    observations=False),
+    PipelineConfig("llm-planner", "full, but a request that names several domains is split into steps by the LLM "
+                   "planner (the product before session 14)", planner="auto"),
     PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
                    rule_decks=False),
 )

@@ -157,6 +157,9 @@ class _Run:
         if ask:
             plan = self.timed("plan", planner.plan, sess.planner, self.client, self.req.prompt, self.req.mode,
                               self.req.layout_context, cancel=self.cancel, extra=extra, inputs=inputs)
+        elif self.cfg.planner == "words" and planner.is_composite(self.req.prompt):
+            plan = planner.words_plan(self.req.prompt, self.req.mode, inputs)
+            plan["routed"] = "words"
         else:
             plan = planner.single_plan(self.req.prompt, domain=domains[0] if domains else "layout", inputs=inputs)
             plan["routed"] = "words" if domains else "default"
@@ -164,7 +167,7 @@ class _Run:
         self.rec.set("plan", plan)
         how = "planned by the LLM" if ask else "one step, no LLM plan"
         self.progress("plan", f"{len(plan['subtasks'])} subtask(s): "
-                      + ", ".join(s["domain"] for s in plan["subtasks"]) + f" ({how})", plan)
+                      + ", ".join(plan_domains(plan)) + f" ({how})", plan)
         return plan
 
     def find_docs(self, gen: ScriptGenerator, task: str, extra: str = "", lookup: list[str] | None = None,
@@ -235,7 +238,7 @@ class _Run:
             return self.primary(sess), None, self.synthesize(sess, plan)
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
         query = task if len(subs) == 1 else self.req.prompt
-        domains = tuple(dict.fromkeys(s["domain"] for s in subs))
+        domains = plan_domains(plan)
         kind = None if domains == (deck_generator.DOMAIN,) else kind_of(self.req.mode, task, self.req.prompt)
         found = self.find_recipes(query, kind, domains)
         if plan.get("routed") == "default" and found and retrieve.FAMILY_DOMAIN.get(found[0].family, "layout") != "layout":
@@ -282,7 +285,7 @@ class _Run:
         subs = (self.plan or planner.single_plan(self.req.prompt))["subtasks"]
         if self.cfg.synthesizer:
             return sess.generator(subs[0]["domain"])
-        return sess.generator(tuple(dict.fromkeys(s["domain"] for s in subs)))
+        return sess.generator(plan_domains(self.plan or planner.single_plan(self.req.prompt)))
 
     # ------------------------------------------------------------------ evidence
     def discard_applied(self) -> None:
@@ -778,6 +781,12 @@ class _Run:
         timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg, timings=timings)
+
+
+def plan_domains(plan: dict) -> tuple[str, ...]:
+    """The domains a plan's one generator serves: its own list (a one-step plan of a request that
+    spans domains), else its steps' domains in order."""
+    return tuple(plan.get("domains") or dict.fromkeys(s["domain"] for s in plan["subtasks"]))
 
 
 def _with_observations(hits: list[dict]) -> list[dict]:

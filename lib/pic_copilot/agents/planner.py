@@ -209,6 +209,22 @@ def single_plan(prompt: str, domain: str = "layout", inputs=()) -> dict:
     return normalise({"subtasks": [{"domain": guess_domain(prompt) or domain, "task": prompt}]}, prompt, inputs=inputs)
 
 
+def words_plan(prompt: str, mode: str = "sandbox", inputs=()) -> dict:
+    """One step in the designer's own words, for every request (no LLM): a request that spans
+    domains (:func:`is_composite`) keeps its ``domains``, layout first when it writes a layout file,
+    so its generator gets the documentation and examples of each. The LLM planner's steps for such
+    requests invented work nobody asked for (a width check in a01 and a05 of the advanced tier) and
+    lost asked-for outputs (a04's labels, areas and table), and the programmer then had two
+    conflicting task texts."""
+    found = [d for d in signalled_domains(prompt) if d != "layout"]
+    writes_layout = any(f.lower().endswith((".gds", ".oas")) for f in requested_files(prompt, inputs))
+    domains = (["layout"] if writes_layout or not found else []) + found
+    plan = normalise({"subtasks": [{"domain": domains[0], "task": prompt}]}, prompt, mode, inputs)
+    if len(domains) > 1 and plan["subtasks"][0]["domain"] != "drc_deck":
+        plan["domains"] = domains
+    return plan
+
+
 # words that put a request in a domain, in the order they win when a request names several
 _DOMAIN_WORDS = (
     ("simulation", re.compile(r"\bsax\b|s-param|spectr|transmission|simulat|\bfsr\b|extinction|insertion loss",
