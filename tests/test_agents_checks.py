@@ -819,6 +819,12 @@ def test_an_import_that_can_only_fail_or_hides_the_open_layouts_cell_is_dropped(
     assert fixed == "import csv\nchild = layout.cell('UNIT')\ncell.insert(arr)\n" and "gdsfactory.get_template" in done[0]
     fixed, _ = fix("from gdsfactory import get_template, Component\nc = Component()\n", "sandbox")
     assert fixed == "from gdsfactory import Component\nc = Component()\n"
+    # a10 (advanced): a manual page's id imported as a module; a star or unused import of it goes
+    page = "from klayout.guide.programming.database_api import *\nimport json\nprint(cell.name)\n"
+    fixed, done = fix(page)
+    assert fixed == "import json\nprint(cell.name)\n" and "klayout.guide.programming.database_api.*" in done[0]
+    used = "from klayout.guide.programming.database_api import top\nprint(top)\n"
+    assert fix(used) == (used, [])   # its name is used: the revision decides
     # gdsfactory's cell decorator used as one, a script with its own cell, a sandbox script's cell: kept
     for code, mode in (("from gdsfactory import cell\n@cell\ndef ring():\n    pass\n", "interactive"),
                        ("from gdsfactory import cell\ncell = layout.top_cell()\n", "interactive"),
@@ -920,3 +926,25 @@ def test_an_example_circuit_import_and_function_come_back_with_what_they_need():
     assert fixed == "K = 3\nprint(half)\nL = 4.0\nprint(K)\n" and lines == ["K = 3"]
     # a definition that needs a name no example gives: left for the revision
     assert fixes.restore_example_definitions("print(y)\n", ["y = f(2)\n"]) == ("print(y)\n", [])
+
+
+def test_values_json_cannot_write_are_written_plainly_after_the_run_proves_it(tmp_path):
+    """a10 (advanced) failed on "Object of type DBox is not JSON serializable" (a cell's dbbox() as its
+    "bbox_um"); numpy scripts fail the same way on float32/int64/ndarray. The fixed script runs."""
+    import json
+
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import json\nimport numpy as np\nimport klayout.db as kdb\n\n"
+            "box = kdb.DBox(0, 0, 10.5, 4)\nd = {'bbox_um': box, 'peak': np.float32(1.5), 'n': np.int64(3), 'wl': np.arange(2)}\n"
+            "with open('out.json', 'w') as f:\n    json.dump(d, f, indent=2)\nprint(json.dumps(d['n']))\n")
+    rep = ExecutionReport(ok=False, exception={"type": "TypeError", "message": "Object of type DBox is not JSON serializable"})
+    fixed, done = fixes.write_json_values_plainly(code, rep)
+    assert done and fixed.count("default=_to_json") == 2 and fixed.index("def _to_json") > fixed.index("import klayout.db")
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads((tmp_path / "out.json").read_text()) == {"bbox_um": [0.0, 0.0, 10.5, 4.0], "peak": 1.5, "n": 3, "wl": [0, 1]}
+    # another error, a script with its own encoder, or integer geometry: nothing
+    other = ExecutionReport(ok=False, exception={"type": "TypeError", "message": "Object of type Box is not JSON serializable"})
+    assert fixes.write_json_values_plainly(code, other) == (code, [])
+    assert fixes.write_json_values_plainly(code.replace("indent=2", "default=str"), rep)[0].count("default=_to_json") == 1

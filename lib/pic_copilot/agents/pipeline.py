@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (bind_default_layer, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (bind_default_layer, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
                     restore_example_definitions,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
@@ -473,7 +473,10 @@ class _Run:
                    repairs: int) -> Candidate | None:
         """The candidate with the repair its failed run proves (a method read where its value was
         meant, see fixes.call_uncalled_methods), checked and run again; None when the run proves none."""
-        script, done = call_uncalled_methods(cand.script, cand.report or ExecutionReport())
+        rep = cand.report or ExecutionReport()
+        script, done = call_uncalled_methods(cand.script, rep)
+        if not done:
+            script, done = write_json_values_plainly(cand.script, rep)
         if not done:
             return None
         self.progress("check", "; ".join(done))

@@ -22,7 +22,7 @@ from .rules import (FIXES, apply_fixes, fix_alias_import, fix_cell_placed_in_its
                     fix_klayout_submodule_names, fix_loop_variable_hiding_the_component, fix_pdk_activation, fix_pya_import_in_klayout, fix_whole_floats_in_range, fix_write_gds_metadata,
                     request_free_fixes)
 from .run_proven import (bind_default_layer, bind_label_layer, call_methods_written_as_values, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
-                         rename_outputs, unscale_column)
+                         rename_outputs, unscale_column, write_json_values_plainly)
 
 __all__ = ["FIXES", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_label_layer", "bind_named_layers",
            "bind_requested_layer", "call_methods_written_as_values", "call_uncalled_methods", "csv_column_renames", "draw_in_the_active_cell",
@@ -31,4 +31,4 @@ __all__ = ["FIXES", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bi
            "fix_pya_import_in_klayout", "fix_whole_floats_in_range", "fix_write_gds_metadata", "init_counters", "name_the_new_layer", "output_renames", "pdk_layer_names",
            "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",
            "rename_reordered_keywords", "restore_example_definitions", "request_free_fixes", "unscale_column", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant",
-           "write_layout_by_suffix"]
+           "write_json_values_plainly", "write_layout_by_suffix"]

@@ -306,8 +306,12 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
 
     missing = {f["name"] for f in findings if f.get("kind") == "api" and f.get("name")
                and "cannot be imported from" in f.get("message", "")}
+    # a module that does not exist (a10: ``from klayout.guide.programming.database_api import *``, the
+    # id of a manual page shown as documentation): its star import or unused names give nothing
+    no_module = {f["name"] for f in findings if f.get("kind") == "api" and f.get("name")
+                 and re.search(r"module '[\w.]+' does not exist", f.get("message", ""))}
     hiding = set(BRIDGE_GLOBAL_TYPES) if mode == "interactive" else set()
-    tree = parsed(code) if (missing or hiding) and "import" in code else None
+    tree = parsed(code) if (missing or hiding or no_module) and "import" in code else None
     if tree is None:
         return code, []
     if hiding and any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in hiding for n in ast.walk(tree)):
@@ -316,12 +320,16 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
     called |= {d.id for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))
                for d in n.decorator_list if isinstance(d, ast.Name)}
     hiding -= called     # gdsfactory's @cell decorator used as one is what the script meant
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     lines = code.splitlines(keepends=True)
     edits, dropped = [], []
     for node in tree.body:
         if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
             continue
         gone = [a for a in node.names if f"{node.module}.{a.name}" in missing or (a.asname or a.name) in hiding]
+        if node.module in no_module and (any(a.name == "*" for a in node.names)
+                                         or not {a.asname or a.name for a in node.names} & loaded):
+            gone = list(node.names)
         if not gone:
             continue
         kept = [a for a in node.names if a not in gone]

@@ -8,7 +8,7 @@ import ast
 import re
 
 from ...execution.report import ExecutionReport
-from .source import offset, parsed, replace_spans
+from .source import insert_at_top, offset, parsed, replace_spans
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -77,6 +77,49 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
 # at 0x...>", "<bound method Component.bbox of ...>"
 _METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
+
+
+#: values json cannot write that have one plain JSON form: numpy numbers and arrays, and KLayout's
+#: micron geometry (a DBox as [left, bottom, right, top], a DPoint or DVector as [x, y])
+_JSON_TYPES = re.compile(r"Object of type '?(ndarray|float\d*|int\d*|uint\d*|bool_|DBox|DPoint|DVector)'? is not JSON serializable")
+JSON_HELPER = '''def _to_json(o):
+    """numpy values and KLayout micron geometry as plain JSON."""
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if all(hasattr(o, a) for a in ("left", "bottom", "right", "top")):
+        return [o.left, o.bottom, o.right, o.top]
+    if hasattr(o, "x") and hasattr(o, "y"):
+        return [o.x, o.y]
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+'''
+
+
+def write_json_values_plainly(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """The run failed with "Object of type DBox is not JSON serializable" (a10: a cell's ``dbbox()``
+    as its "bbox_um"; SAX and numpy scripts with float32/int64/ndarray values): every ``json.dump`` /
+    ``json.dumps`` without an encoder of its own gets ``default=_to_json``, a small function put after
+    the imports that writes numpy values as numbers and lists, a DBox as [left, bottom, right, top]
+    and a DPoint/DVector as [x, y]. Integer Box/Point (database units) are left to the revision.
+
+    Returns the script and what was changed.
+    """
+    m = _JSON_TYPES.search(str((rep.exception or {}).get("message") or ""))
+    tree = parsed(code) if m and "_to_json" not in code else None
+    if tree is None:
+        return code, []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr in ("dump", "dumps") and isinstance(n.func.value, ast.Name) and n.func.value.id == "json"
+             and not any(k.arg in ("default", "cls") for k in n.keywords) and n.end_lineno == n.lineno]
+    if not calls:
+        return code, []
+    fixed = replace_spans(code, {(n.end_lineno, n.end_col_offset - 1, n.end_col_offset - 1, ", default=_to_json") for n in calls})
+    last_import = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0)
+    lines = fixed.splitlines(keepends=True)
+    fixed = "".join(lines[:last_import] + ["\n" + JSON_HELPER + "\n"] + lines[last_import:]) if last_import \
+        else insert_at_top(fixed, JSON_HELPER.splitlines())
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, [f"json writes {m.group(1)} values plainly (default=_to_json)"]
 
 
 def call_methods_written_as_values(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
