@@ -191,6 +191,12 @@ def test_the_report_database_module_is_imported_in_a_sandbox_script():
     frame = "df = pd.DataFrame({'a': [1]})\ndf.to_csv('a.csv', index=False)\n"   # pandas: the engine's venv only
     assert fixes.add_missing_imports(frame, pyflakes_check(frame), "sandbox")[1] == ["import pandas as pd"]
     assert fixes.add_missing_imports(frame, pyflakes_check(frame), "interactive")[1] == []
+    # a gdsfactory script's bare PDK (its "from gdsfactory.pdk import PDK" does not exist): the generic PDK
+    pdk = "from gdsfactory import Component\nPDK.activate()\nc = Component()\n"
+    fixed, added = fixes.add_missing_imports(pdk, pyflakes_check(pdk), "sandbox")
+    assert added == ["from gdsfactory.gpdk import PDK"]
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, timeout=120).returncode == 0
+    assert fixes.add_missing_imports("PDK.activate()\n", pyflakes_check("PDK.activate()\n"), "sandbox")[1] == []
 
 
 def test_api_check_uses_runtime_to_confirm_module_objects():

@@ -24,6 +24,8 @@ def add_missing_imports(code: str, findings: list[dict], mode: str = "interactiv
     conventional module alias (np, gf, csv, ...; in a sandbox script also rdb, the report
     database module the recipes import). Returns the script and the import lines added."""
     known = {**IMPORTS, **(SANDBOX_IMPORTS if mode == "sandbox" else {})}
+    if "gdsfactory" in code:   # "PDK.activate()" after an import of a PDK module that does not exist (a01, a05, a14)
+        known["PDK"] = "from gdsfactory.gpdk import PDK"
     wanted = []
     for f in findings:
         m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
