@@ -856,8 +856,16 @@ def test_the_open_layout_looked_up_through_an_invented_api_is_dropped():
     code = head + "# the open layout\nlayout = gf.get_layout()\ncell = layout.top_cell\n\n" + body
     fixed, done = fix(code)
     assert fixed == head + "# the open layout\n\n" + body and len(done) == 2 and "gf.get_layout()" in done[0]
-    # a gdsfactory script that still reads the name runs in the engine, where no open layout exists: kept
-    used = head + "layout = gf.read_layout('existing_layout.gds')\n" + body + "layout.write('x.gds')\n"
+    # a gdsfactory script runs in the engine, where the open layout is no object: the statements that
+    # only act on it go too (a warm main-job candidate: layout.place(c, (0, 0)), layout.write_gds(...);
+    # another: layout.add(c), layout.active_cell = "TOP")
+    acting = head + "layout = gf.read_layout('existing_layout.gds')\n" + body + "layout.place(c, (0, 0))\nlayout.write('x.gds')\n"
+    fixed, done = fix(acting)
+    assert fixed == head + body and len(done) == 3 and "placed in the open layout for it" in done[-1]
+    acting = "from gdsfactory.components import mmi1x2\nc = mmi1x2()\nlayout.add(c)\nlayout.active_cell = 'TOP'\nc.write_gds('m.gds')\n"
+    assert fix(acting)[0] == "from gdsfactory.components import mmi1x2\nc = mmi1x2()\nc.write_gds('m.gds')\n"
+    # a value read from it that the script goes on to use: left for the revision
+    used = head + "layout = gf.read_layout('existing_layout.gds')\nn = len(layout.cells())\n" + body + "print(n)\n"
     assert fix(used) == (used, [])
     # a pya script runs in KLayout: the name is then the open layout's own
     pya_code = "import pya\nlayout = pya.current_layout()\nlayout.cell('TOP').shapes(layout.layer(1, 0))\n"

@@ -530,29 +530,50 @@ def drop_invented_open_layout_lookups(code: str, mode: str, findings: list[dict]
 
     # by name, not line: the fixes before this one may have added lines
     bad = {f["name"].rsplit(".", 1)[-1] for f in findings if f.get("kind") == "api" and f.get("severity") == "error" and f.get("name")}
-    tree = parsed(code) if mode == "interactive" and bad else None
+    tree = parsed(code) if mode == "interactive" and any(n in code for n in OPEN_LAYOUT_NAMES) else None
     if tree is None:
         return code, []
+    engine = needs_engine_python(code)
     lines = code.splitlines(keepends=True)
+
+    def whole(st: ast.stmt) -> bool:
+        return not lines[st.lineno - 1][:st.col_offset].strip() and \
+            not lines[st.end_lineno - 1].encode()[st.end_col_offset:].decode(errors="ignore").split("#")[0].strip()
+
+    def root(node: ast.AST) -> str | None:
+        while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return node.id if isinstance(node, ast.Name) else None
+
     gone: set[str] = set()
-    drop: list[ast.stmt] = []
+    drop: list[tuple[ast.stmt, str]] = []
     for st in tree.body:
         if not (isinstance(st, ast.Assign) and all(isinstance(t, ast.Name) and t.id in OPEN_LAYOUT_NAMES for t in st.targets)):
             continue
-        whole = not lines[st.lineno - 1][:st.col_offset].strip() and not lines[st.end_lineno - 1].encode()[st.end_col_offset:].decode(errors="ignore").split("#")[0].strip()
         reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
         invented = any(isinstance(n, ast.Attribute) and n.attr in bad for n in ast.walk(st.value))
-        if whole and (invented or (reads and reads <= gone)):
-            drop.append(st)
+        if whole(st) and (invented or (reads and reads <= gone)):
+            drop.append((st, "the open layout is given to the script; that API does not exist"))
             gone |= {t.id for t in st.targets}
+    if engine:
+        # a gdsfactory script runs in the engine's Python, where the open layout is no object: its
+        # component is written to GDS and placed for it; "layout.add(c)", "layout.place(c, (0, 0))",
+        # "layout.active_cell = ..." can only fail (warm main-job requests in the GUI)
+        stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        gone |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in OPEN_LAYOUT_NAMES} - stored
+        dropped = {id(st) for st, _ in drop}
+        for st in tree.body:
+            uses = isinstance(st, ast.Expr) and root(st.value) in gone or \
+                isinstance(st, ast.Assign) and all(isinstance(t, (ast.Attribute, ast.Subscript)) and root(t) in gone for t in st.targets)
+            if uses and id(st) not in dropped and whole(st):
+                drop.append((st, "this script runs outside KLayout: its component is written and placed in the open layout for it"))
     if not drop:
         return code, []
-    kept_lines = {id(st) for st in drop}
+    dropped = {id(st) for st, _ in drop}
     still_read = any(isinstance(n, ast.Name) and n.id in gone and isinstance(n.ctx, ast.Load)
-                     for st in tree.body if id(st) not in kept_lines for n in ast.walk(st))
-    if still_read and needs_engine_python(code):
+                     for st in tree.body if id(st) not in dropped for n in ast.walk(st))
+    if still_read and engine:
         return code, []   # the engine's Python has no open layout to fall back on
-    for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
+    for st, _ in sorted(drop, key=lambda d: d[0].lineno, reverse=True):
         del lines[st.lineno - 1:st.end_lineno]
-    return "".join(lines), [f"dropped {ast.get_source_segment(code, st)!r} (the open layout is given to the script; "
-                            "that API does not exist)" for st in drop]
+    return "".join(lines), [f"dropped {ast.get_source_segment(code, st)!r} ({why})" for st, why in drop]
