@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import re
 
 from ...checks.static import IMPORTS
-from .source import assignments, insert_at_top, offset, parsed, replace_ranges, replace_spans
+from .source import assignments, drop_statements, insert_after_imports, insert_at_top, offset, parsed, replace_ranges, replace_spans
 
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
@@ -498,10 +498,11 @@ def restore_example_definitions(code: str, examples: list[str], predefined: tupl
             late, at = [], None   # the script sets what they read too late: only constants and imports go back
     if not top and not late:
         return code, []
-    lines_top = [d.source + "\n" for d in top]
     if at is not None:
         src = src[:at] + [d.source + "\n" for d in late] + src[at:]
-    fixed = "".join(src[:last_import] + lines_top + src[last_import:])
+    fixed = "".join(src)
+    if top:
+        fixed = insert_after_imports(fixed, "".join(d.source + "\n" for d in top))
     return fixed, [d.source.splitlines()[0] + (" ..." if "\n" in d.source else "") for d in top + late]
 
 
@@ -574,6 +575,4 @@ def drop_invented_open_layout_lookups(code: str, mode: str, findings: list[dict]
                      for st in tree.body if id(st) not in dropped for n in ast.walk(st))
     if still_read and engine:
         return code, []   # the engine's Python has no open layout to fall back on
-    for st, _ in sorted(drop, key=lambda d: d[0].lineno, reverse=True):
-        del lines[st.lineno - 1:st.end_lineno]
-    return "".join(lines), [f"dropped {ast.get_source_segment(code, st)!r} ({why})" for st, why in drop]
+    return drop_statements(code, [st for st, _ in drop]), [f"dropped {ast.get_source_segment(code, st)!r} ({why})" for st, why in drop]

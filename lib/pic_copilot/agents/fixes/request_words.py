@@ -8,7 +8,7 @@ import re
 
 from ...execution.routing import needs_engine_python
 from .rules import fix_pya_import_in_klayout
-from .source import assignments, is_int, offset, parsed, replace_ranges, replace_spans, stored_once
+from .source import assignments, drop_statements, is_int, offset, parsed, replace_ranges, replace_spans, stored_once
 
 
 _ACTIVE_CELL_CALLS = {"top_cell", "top_cells", "active_cell"}
@@ -99,10 +99,7 @@ def drop_reopened_layout(code: str, mode: str, request: str, inputs=()) -> tuple
             drop.append(st)
     if not drop or _writes_requested_file(tree, request):
         return code, None
-    lines = code.splitlines(keepends=True)
-    for st in sorted(drop, key=lambda s: s.lineno, reverse=True):
-        del lines[st.lineno - 1:st.end_lineno]
-    out = "".join(lines)
+    out = drop_statements(code, drop)
     if not _runs_in_klayout(out, mode):
         return code, None   # it would still run in the sandbox, where no open layout exists
     first = ast.get_source_segment(code, drop[0]) or "layout = ..."

@@ -8,7 +8,7 @@ import ast
 import re
 
 from ...execution.report import ExecutionReport
-from .source import insert_at_top, offset, parsed, replace_spans
+from .source import insert_after_imports, offset, parsed, replace_spans
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -113,10 +113,7 @@ def write_json_values_plainly(code: str, rep: ExecutionReport) -> tuple[str, lis
     if not calls:
         return code, []
     fixed = replace_spans(code, {(n.end_lineno, n.end_col_offset - 1, n.end_col_offset - 1, ", default=_to_json") for n in calls})
-    last_import = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0)
-    lines = fixed.splitlines(keepends=True)
-    fixed = "".join(lines[:last_import] + ["\n" + JSON_HELPER + "\n"] + lines[last_import:]) if last_import \
-        else insert_at_top(fixed, JSON_HELPER.splitlines())
+    fixed = insert_after_imports(fixed, "\n" + JSON_HELPER + "\n")
     if parsed(fixed) is None:
         return code, []
     return fixed, [f"json writes {m.group(1)} values plainly (default=_to_json)"]

@@ -24,6 +24,17 @@ def insert_at_top(code: str, lines: list[str]) -> str:
     return "".join(src[:at] + [l + "\n" for l in lines] + src[at:])
 
 
+def insert_after_imports(code: str, text: str) -> str:
+    """``text`` (whole lines) after the script's last top-level import, or where
+    :func:`insert_at_top` puts lines when it imports nothing."""
+    tree = parsed(code)
+    last = max((st.end_lineno for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))), default=0) if tree else 0
+    if not last:
+        return insert_at_top(code, text.splitlines())
+    src = code.splitlines(keepends=True)
+    return "".join(src[:last] + [text] + src[last:])
+
+
 def offset(lines: list[str], lineno: int, col_bytes: int) -> int:
     """The character offset in the script of an AST position (line, UTF-8 byte column)."""
     return sum(len(l) for l in lines[:lineno - 1]) + len(lines[lineno - 1].encode()[:col_bytes].decode(errors="ignore"))
@@ -84,3 +95,11 @@ def replace_ranges(code: str, edits) -> str:
             continue
         code, last = code[:start] + text + code[end:], start
     return code
+
+
+def drop_statements(code: str, statements) -> str:
+    """``code`` without the whole lines of each of ``statements`` (nodes of ``ast.parse(code)``)."""
+    lines = code.splitlines(keepends=True)
+    for st in sorted(statements, key=lambda s: s.lineno, reverse=True):
+        del lines[st.lineno - 1:st.end_lineno]
+    return "".join(lines)
