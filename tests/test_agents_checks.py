@@ -199,6 +199,29 @@ def test_the_report_database_module_is_imported_in_a_sandbox_script():
     assert fixes.add_missing_imports("PDK.activate()\n", pyflakes_check("PDK.activate()\n"), "sandbox")[1] == []
 
 
+def test_a_function_called_by_its_bare_name_gets_the_import_of_its_one_home():
+    """``find_peaks(...)`` with no import (a02, a15 of the advanced tier): SciPy's home only where the
+    script runs in the engine's Python; a name that is read, not called (a misspelt loop variable),
+    and a name two homes define are left to the revision. Real modules, and the fixed script runs."""
+    from pic_copilot.checks.static import pyflakes_check
+
+    peaks = ("import numpy as np\nimport json\nx = np.sin(np.linspace(0, 20, 400))\n"
+             "idx, _ = find_peaks(x)\nby = defaultdict(list)\nby['n'].append(len(idx))\n"
+             "json.dump({'peaks': len(idx), 'mean': mean([1.0, 2.0])}, open('p.json', 'w'))\n")
+    fixed, added = fixes.add_missing_imports(peaks, pyflakes_check(peaks), "sandbox")
+    assert sorted(added) == ["from collections import defaultdict", "from scipy.signal import find_peaks",
+                             "from statistics import mean"]
+    assert pyflakes_check(fixed) == []
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, timeout=120).returncode == 0
+    # KLayout's own Python has no SciPy: an interactive pya script gets only the standard library's homes
+    pya_peaks = "import pya\nidx = find_peaks([1, 3, 1])\nby = defaultdict(list)\n"
+    assert fixes.add_missing_imports(pya_peaks, pyflakes_check(pya_peaks), "interactive")[1] == \
+        ["from collections import defaultdict"]
+    # read, not called: an undefined loop variable stays undefined; "pi" is a value, not a function
+    loop = "import math\nfor p in range(3):\n    pass\nprint(chain, pi)\n"
+    assert fixes.add_missing_imports(loop, pyflakes_check(loop), "sandbox")[1] == []
+
+
 def test_api_check_uses_runtime_to_confirm_module_objects():
     # gdsfactory.gpdk.PDK is a module-level object, absent from FakeIndex: it must not be flagged
     code = "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n"

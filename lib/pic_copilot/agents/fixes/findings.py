@@ -19,18 +19,63 @@ SANDBOX_IMPORTS = {"rdb": "from klayout import rdb", "lay": "from klayout import
                    "pd": "import pandas as pd"}   # pandas is in the engine's venv, not in KLayout's Python
 
 
+#: modules whose functions and classes a script calls by their bare name (``find_peaks(...)``,
+#: ``defaultdict(list)``): standard library ones anywhere, SciPy's only in the engine's Python
+CALLED_FROM = ("math", "statistics", "collections", "itertools", "functools", "dataclasses", "random", "datetime")
+ENGINE_CALLED_FROM = ("scipy.signal", "scipy.interpolate", "scipy.optimize", "scipy.integrate")
+
+
+@functools.lru_cache(maxsize=256)
+def _one_home(name: str, modules: tuple[str, ...]) -> str | None:
+    """The one module of ``modules`` that exports a function or class ``name`` (its ``__all__`` when it
+    has one, so ``statistics`` is no home of the ``defaultdict`` it imports); None for none or several."""
+    import importlib
+
+    homes = []
+    for mod in modules:
+        try:
+            module = importlib.import_module(mod)
+        except Exception:   # noqa: BLE001 - a module missing from this Python is no home
+            continue
+        exported = name in getattr(module, "__all__", ()) or not hasattr(module, "__all__")
+        if exported and callable(getattr(module, name, None)) and not name.startswith("_"):
+            homes.append(mod)
+    return homes[0] if len(homes) == 1 else None
+
+
+def _called_only(tree: ast.Module, name: str) -> bool:
+    """Every read of ``name`` calls it or decorates with it (a misspelt loop variable is never imported)."""
+    funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    funcs |= {id(d) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) for d in n.decorator_list}
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    return bool(reads) and all(id(n) in funcs for n in reads)
+
+
 def add_missing_imports(code: str, findings: list[dict], mode: str = "interactive") -> tuple[str, list[str]]:
     """Add the imports that pyflakes' undefined-name findings call for, when the name is a
     conventional module alias (np, gf, csv, ...; in a sandbox script also rdb, the report
-    database module the recipes import). Returns the script and the import lines added."""
+    database module the recipes import), or a function or class the script only calls that exactly
+    one module of :data:`CALLED_FROM` (and, in the engine's Python, :data:`ENGINE_CALLED_FROM`)
+    defines: ``find_peaks`` without ``from scipy.signal import find_peaks`` (a02, a15 of the
+    advanced tier), ``defaultdict`` without its import. Returns the script and the import lines added."""
+    from ...execution.routing import needs_engine_python
+
     known = {**IMPORTS, **(SANDBOX_IMPORTS if mode == "sandbox" else {})}
     if "gdsfactory" in code:   # "PDK.activate()" after an import of a PDK module that does not exist (a01, a05, a14)
         known["PDK"] = "from gdsfactory.gpdk import PDK"
+    homes = CALLED_FROM + (ENGINE_CALLED_FROM if mode == "sandbox" or needs_engine_python(code) else ())
+    tree = None
     wanted = []
     for f in findings:
         m = _UNDEFINED.search(f.get("message", "")) if f.get("kind") == "pyflakes" else None
-        if m and m.group(1) in known and known[m.group(1)] not in wanted:
-            wanted.append(known[m.group(1)])
+        name = m.group(1) if m else None
+        line = known.get(name) if name else None
+        if name and line is None and len(name) > 2:
+            tree = tree or parsed(code)
+            home = _one_home(name, homes) if tree is not None and _called_only(tree, name) else None
+            line = f"from {home} import {name}" if home else None
+        if line and line not in wanted:
+            wanted.append(line)
     if not wanted:
         return code, []
     return insert_at_top(code, wanted), wanted
