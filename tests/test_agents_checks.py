@@ -1,6 +1,7 @@
 """Static checks: pyflakes, the API check against the symbol index, the custom check library."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -651,6 +652,51 @@ def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_th
     own = "layout = pya.Layout()\ncell = layout.create_cell('A')\nprint(cell.layer_indexes())\n"
     assert not [f for f in checks.static_findings(own, "interactive", idx, interactive_pya=True)[0] if f.get("receiver")]
     assert not [f for f in checks.static_findings(code, "sandbox", idx)[0] if f.get("receiver")]
+
+
+def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
+    """shapes.width_check(w) / cell.shapes(li).area(): Shapes have no checks nor merged area, a Region
+    made of them has; the API check names that Region (as the script calls the module) and the fix
+    wraps every such receiver, in KLayout's pya and in the pip module's stub signatures alike. A
+    method no Region has, or a receiver no Region is made of (a Cell), is left to the model."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("import json\nli = layout.layer(1, 0)\nshapes = cell.shapes(li)\n"
+            "narrow = shapes.width_check(int(0.4 / layout.dbu))\n"
+            "area = cell.shapes(li).area() * layout.dbu ** 2\n"
+            "json.dump({'narrow': narrow.count(), 'area': area}, open('w.json', 'w'))\n")
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    found = [f for f in find(code) if f["kind"] == "api"]
+    assert {(f["wrap_in"], f["wrap_receiver"], f["attribute"]) for f in found} == {
+        ("pya.Region", "shapes", "width_check"), ("pya.Region", "cell.shapes(li)", "area")}
+    assert "write pya.Region(shapes).width_check" in " ".join(f["message"] for f in found)
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert "pya.Region(shapes).width_check(" in fixed and "pya.Region(cell.shapes(li)).area()" in fixed
+    assert len(done) == 2 and find(fixed) == []
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    cell.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 300))   # 1 x 0.3 um: narrower than 0.4
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+            got = json.loads(open("w.json").read())
+        finally:
+            os.chdir(cwd)
+    assert got["narrow"] == 1 and abs(got["area"] - 0.3) < 1e-9
+    # the engine's module under its conventional alias: the stubs' "-> Shapes" types the value too
+    sandbox = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('T')\n"
+               "s = top.shapes(ly.layer(1, 0))\nprint(s.space_check(100).count())\n")
+    found = [f for f in checks.static_findings(sandbox, "sandbox", idx)[0] if f["kind"] == "api"]
+    assert [(f.get("wrap_in"), f.get("wrap_receiver")) for f in found] == [("kdb.Region", "s")]
+    # a Cell is no Region's material; a method Region lacks too gets no Region
+    other = "x = cell.width_check(5)\ny = cell.shapes(1).frobnicate()\n"
+    assert not [f for f in find(other) if f.get("wrap_in")]
 
 
 def test_attributes_asked_of_what_a_klayout_method_returned_are_checked_against_its_return_type():

@@ -170,6 +170,8 @@ _PYA_SCALARS = {"int": int, "unsigned int": int, "long": int, "unsigned long": i
                 "unsigned long long": int, "short": int, "unsigned short": int, "char": int, "unsigned char": int,
                 "double": float, "float": float, "bool": bool, "string": str, "void": type(None)}
 # "[const] Region sized (int dx, int dy)", "Cell ptr top_cell", "[const,iter] Shape each"
+_STUB_RETURN = re.compile(r"\)\s*->\s*([\w\[\], ]+?)\s*$")
+_STUB_TYPES = {"str": "string", "None": "void"}
 _PYA_SIGNATURE = re.compile(r"^\s*(?:\[(?P<flags>[^\]]*)\]\s*)?(?P<ret>.*?)\s+(?P<name>\S+?)\s*(?:\(.*\))?\s*$")
 
 
@@ -196,6 +198,10 @@ def pya_return(index, method: str) -> str | type | None:
         return None
     returns = set()
     for sig in rec.get("signatures") or [rec.get("signature") or ""]:
+        arrow = _STUB_RETURN.search(sig)   # the pip module's stubs: "klayout.db.Cell.shapes(layer_index: int) -> Shapes"
+        if arrow:
+            returns.add(_STUB_TYPES.get(arrow.group(1), arrow.group(1)))
+            continue
         m = _PYA_SIGNATURE.match(sig)
         if not m or "iter" in (m.group("flags") or ""):
             return None
@@ -206,6 +212,28 @@ def pya_return(index, method: str) -> str | type | None:
     if ret in _PYA_SCALARS:
         return _PYA_SCALARS[ret]
     return f"{root}.{ret}" if re.fullmatch(r"\w+", ret) and _has(index, f"{root}.{ret}") else None
+
+
+def region_of(index, owner: str, attr: str) -> str | None:
+    """``pya.Region`` when ``owner`` (a full class name such as ``pya.Shapes``) lacks ``attr``, a Region
+    has it and a Region can be made from one owner (its constructor takes it alone): a 1.5B model asks
+    Region's checks and measures of the shapes themselves (``shapes.width_check(...)``,
+    ``polygon.sized(...)``, seen for rounds in real runs), where ``pya.Region(shapes).width_check(...)``
+    was meant. None otherwise."""
+    root, _, cls = owner.rpartition(".")
+    if root not in ("pya", "klayout.db") or cls == "Region" or not _has(index, f"{root}.Region.{attr}"):
+        return None
+    try:
+        rec = index.lookup(f"{root}.Region.new") or {}
+    except Exception:  # noqa: BLE001
+        return None
+    alone = re.compile(rf"\((?:const {re.escape(cls)} \w+|\w+: {re.escape(cls)})\)(?: -> Region)?$")
+    return f"{root}.Region" if any(alone.search(s) for s in rec.get("signatures") or []) else None
+
+
+def _alias_of(aliases: dict[str, str], shadowed: set[str], module: str) -> str | None:
+    """The name a script calls ``module`` by (``kdb`` for klayout.db), or None."""
+    return next((a for a, full in aliases.items() if full == module and a not in shadowed), None)
 
 
 def _value_type(node: ast.AST, types: dict[str, str], scalars: dict[str, tuple[type, str]], aliases: dict[str, str],
@@ -232,6 +260,16 @@ def _value_type(node: ast.AST, types: dict[str, str], scalars: dict[str, tuple[t
         if isinstance(owner, str):
             return pya_return(index, f"{owner}.{node.func.attr}")
     return None
+
+
+def _region_wrap(index, owner: str, node: ast.Attribute, aliases: dict[str, str], shadowed: set[str]) -> dict:
+    """The finding's fields for :func:`region_of`'s case: the Region to wrap the receiver in, as the
+    script names it, the receiver's source and the attribute; {} when it is not that case."""
+    region = region_of(index, owner, node.attr)
+    alias = _alias_of(aliases, shadowed, region.rsplit(".", 1)[0]) if region else None
+    if not alias:
+        return {}
+    return {"wrap_in": f"{alias}.Region", "wrap_receiver": ast.unparse(node.value), "attribute": node.attr}
 
 
 def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict[str, str], shadowed: set[str],
@@ -275,7 +313,8 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
                        f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False)
         elif isinstance(t, str) and isinstance(value, ast.Call):
             if not _has(index, f"{t}.{node.attr}") and not _exists_at_runtime(t, node.attr):
-                report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.")
+                report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
+                       **_region_wrap(index, t, node, aliases, shadowed))
 
 
 def same_words(a: str, b: str) -> bool:
@@ -321,6 +360,9 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         seen.add(full)
         sug = _suggest(index, full) if suggest else []
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
+        if extra.get("wrap_in"):
+            made = f"{extra['wrap_in']}({extra['wrap_receiver']})"
+            hint = f" A Region made of it has it: write {made}.{extra['attribute']}."
         findings.append({"kind": "api", "severity": "error", "line": line, "name": full, "suggestions": sug,
                          "message": f"line {line}: {msg}{hint}", **extra})
 
@@ -379,8 +421,10 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                                           f"{holder} ({globals_typed[holder]}) has it: write {holder}.{full_parts[i - 1]}.",
                        suggest=False, receiver=parts[0], use=holder, attribute=full_parts[i - 1])
                 break
+            wrap = (_region_wrap(index, parent, node, aliases, shadowed)
+                    if parts[0] in types and len(parts) == 2 and i == len(full_parts) else {})
             report(name, node.lineno, f"{parent} has no attribute {full_parts[i - 1]!r} ({name} does not exist "
-                                      f"in the installed version).")
+                                      f"in the installed version).", **wrap)
             break
 
     for node in ast.walk(tree):

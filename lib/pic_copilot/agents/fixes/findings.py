@@ -264,6 +264,41 @@ def use_the_global_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
     return replace_spans(code, spans), done
 
 
+def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``shapes.width_check(w)`` -> ``pya.Region(shapes).width_check(w)``: the API check found a
+    Region method asked of what a Region is made from (Shapes, Polygon, Box, Path) and named the
+    Region to make (``wrap_in``). Every such use of that receiver is wrapped; a 1.5B model told
+    "pya.Shapes has no attribute 'width_check'" wrote it again, or another invented method, in real
+    advanced-tier runs.
+
+    Returns the script and what was changed.
+    """
+    wraps = {(f["wrap_receiver"], f["attribute"]): f["wrap_in"] for f in findings
+             if f.get("kind") == "api" and f.get("wrap_in") and f.get("wrap_receiver") and f.get("attribute")}
+    tree = parsed(code) if wraps else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)):
+            continue
+        receiver = ast.unparse(n.value)
+        region = wraps.get((receiver, n.attr))
+        if region is None:
+            continue
+        v = n.value
+        edits.append((offset(lines, v.lineno, v.col_offset), offset(lines, v.end_lineno, v.end_col_offset),
+                      f"{region}({ast.get_source_segment(code, v)})"))
+        what = f"{receiver}.{n.attr} -> {region}({receiver}).{n.attr}"
+        if what not in done:
+            done.append(what)
+    fixed = replace_ranges(code, edits)
+    if not edits or parsed(fixed) is None:
+        return code, []
+    return fixed, done
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 

@@ -15,7 +15,7 @@ from typing import Callable
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
-                       rename_reordered_keywords, use_the_global_that_has_it,
+                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
@@ -381,7 +381,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, layer_names = quote_pdk_layer_names(code, findings)
     code, receivers = use_the_global_that_has_it(code, findings)
     code, homes = use_the_module_that_has_it(code, findings)
+    code, regions = make_regions_for_region_methods(code, findings)
     code, imports = drop_imports_that_break_the_script(code, mode, findings)
     code, lookups = drop_invented_open_layout_lookups(code, mode, findings)
     return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
-                  + unpacked + layer_names + receivers + homes + imports + lookups)
+                  + unpacked + layer_names + receivers + homes + regions + imports + lookups)
