@@ -699,6 +699,52 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
     assert not [f for f in find(other) if f.get("wrap_in")]
 
 
+def test_a_region_made_of_a_layer_index_is_made_of_the_cells_shapes():
+    """pya.Region(layout.layer(1, 0)) stops with "No overload with matching arguments": the check
+    finds the int (a call's return type or a name assigned from it) and names the cell's shapes; the
+    fix uses the bridge's cell, everything below it included, and the script then measures the
+    sub-cell's shapes too. In the engine's module the script's one Cell is named; a Region made of
+    shapes is left alone."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("import json\nsi = pya.Region(layout.layer(1, 0))\nli = layout.layer(2, 0)\n"
+            "both = si & pya.Region(li)\nok = pya.Region(cell.begin_shapes_rec(li))\n"
+            "json.dump({'and': both.area(), 'mask': ok.area()}, open('a.json', 'w'))\n")
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    found = [f for f in find(code) if f["kind"] == "api"]
+    assert sorted(f["region_of_layer"] for f in found) == ["layout.layer(1, 0)", "li"]
+    assert "write pya.Region(cell.begin_shapes_rec(li))" in " ".join(f["message"] for f in found)
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert sorted(done) == ["Region(layout.layer(1, 0)) -> Region(cell.begin_shapes_rec(layout.layer(1, 0)))",
+                            "Region(li) -> Region(cell.begin_shapes_rec(li))"]
+    assert find(fixed) == []
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    sub = layout.create_cell("SUB")
+    sub.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 2000, 1000))
+    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
+    cell.shapes(layout.layer(2, 0)).insert(kdb.Box(1000, 0, 3000, 1000))
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+            got = json.loads(open("a.json").read())
+        finally:
+            os.chdir(cwd)
+    assert got == {"and": 1000 * 1000, "mask": 2000 * 1000}   # the sub-cell's silicon counts
+    sandbox = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('T')\n"
+               "r = kdb.Region(ly.layer(1, 0))\n")
+    assert [f.get("shapes_of") for f in checks.static_findings(sandbox, "sandbox", idx)[0] if f["kind"] == "api"] == [
+        "top.begin_shapes_rec(ly.layer(1, 0))"]
+    shapes = "r = pya.Region(cell.shapes(layout.layer(1, 0)))\nprint(r.area())\n"
+    assert find(shapes) == []
+
+
 def test_attributes_asked_of_what_a_klayout_method_returned_are_checked_against_its_return_type():
     """layout.layer() returns a layer index (an int); cell.dbbox() a DBox: asking them for what they
     lack is found before running, through a name assigned once too. The return type comes from every

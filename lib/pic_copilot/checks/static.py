@@ -315,6 +315,37 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
             if not _has(index, f"{t}.{node.attr}") and not _exists_at_runtime(t, node.attr):
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
                        **_region_wrap(index, t, node, aliases, shadowed))
+    _region_of_a_layer_index(tree, types, scalars, aliases, shadowed, index, report)
+
+
+def _region_of_a_layer_index(tree: ast.AST, types: dict[str, str], scalars: dict[str, tuple[type, str]],
+                             aliases: dict[str, str], shadowed: set[str], index, report) -> None:
+    """``pya.Region(layout.layer(1, 0))``: a Region is made of shapes, not of a layer index (an int);
+    KLayout stops it with "No overload with matching arguments" and a 1.5B model keeps the form for
+    rounds (real a07 and m07 runs). The finding names the cell whose shapes are meant when the
+    script has one (the bridge's ``cell``, or its one name of type Cell): ``cell.begin_shapes_rec(li)``,
+    the cell with everything below it."""
+    cells = sorted(n for n, t in types.items() if t.endswith(".Cell"))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords):
+            continue
+        parts = _dotted(node.func)
+        if not parts or parts[-1] != "Region" or parts[0] not in aliases or parts[0] in shadowed \
+                or ".".join([aliases[parts[0]], *parts[1:]]) not in ("pya.Region", "klayout.db.Region"):
+            continue
+        arg = node.args[0]
+        t = int if isinstance(arg, ast.Constant) and type(arg.value) is int else \
+            _value_type(arg, types, scalars, aliases, shadowed, index)
+        if t is not int:
+            continue
+        region, li = ast.unparse(node.func), ast.unparse(arg)
+        cell = "cell" if "cell" in cells else cells[0] if len(cells) == 1 else None
+        shapes = f"{cell or '<cell>'}.begin_shapes_rec({li})"
+        report(f"{region}({li})", node.lineno,
+               f"{region}({li}): {li} is a layer index (an int), and a Region is made of shapes: write "
+               f"{region}({shapes}) (the cell and everything below it) or {region}({cell or '<cell>'}.shapes({li})) "
+               f"(the cell's own shapes).", suggest=False,
+               **({"region_of_layer": li, "shapes_of": shapes} if cell else {}))
 
 
 def same_words(a: str, b: str) -> bool:

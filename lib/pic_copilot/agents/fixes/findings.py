@@ -299,6 +299,39 @@ def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[st
     return fixed, done
 
 
+def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``pya.Region(layout.layer(1, 0))`` -> ``pya.Region(cell.begin_shapes_rec(layout.layer(1, 0)))``:
+    the API check found a Region made of a layer index and named the cell's shapes to use
+    (``shapes_of``; the cell with everything below it, what a layer's Region means in a request that
+    does not say "only this cell's own shapes").
+
+    Returns the script and what was changed.
+    """
+    shapes = {f["region_of_layer"]: f["shapes_of"] for f in findings
+              if f.get("kind") == "api" and f.get("region_of_layer") and f.get("shapes_of")}
+    tree = parsed(code) if shapes else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords
+                and ast.unparse(n.func).rsplit(".", 1)[-1] == "Region"):
+            continue
+        li = ast.unparse(n.args[0])
+        if li not in shapes:
+            continue
+        a = n.args[0]
+        edits.append((offset(lines, a.lineno, a.col_offset), offset(lines, a.end_lineno, a.end_col_offset), shapes[li]))
+        what = f"Region({li}) -> Region({shapes[li]})"
+        if what not in done:
+            done.append(what)
+    fixed = replace_ranges(code, edits)
+    if not edits or parsed(fixed) is None:
+        return code, []
+    return fixed, done
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
