@@ -50,6 +50,16 @@ def test_pyflakes_findings():
 def test_syntax_error_short_circuits():
     found, _ = checks.static_findings("def f(:\n  pass\n", "sandbox")
     assert found[0]["kind"] == "syntax" and found[0]["severity"] == "error"
+    assert "json.dump" not in found[0]["message"]
+
+
+def test_json_written_by_hand_in_an_f_string_is_answered_with_json_dump():
+    """A real a20 run wrote JSON text with f-string braces for nine candidates, each a SyntaxError
+    ("single '}' is not allowed"): the message names the way that cannot go wrong."""
+    code = "x = 1\nwith open('a.json', 'w') as f:\n    f.write(f'{{\"layers\": {x}}')\n"
+    found, _ = checks.static_findings(code, "sandbox")
+    assert found[0]["kind"] == "syntax" and "json.dump(data, f)" in found[0]["message"]
+    assert "json.dump" not in checks.static_findings("x = f'{a'\n", "sandbox")[0][0]["message"]
 
 
 def test_api_check_unknown_function_attribute_and_kwarg():

@@ -51,8 +51,11 @@ def syntax_check(code: str) -> list[dict]:
     try:
         ast.parse(code)
     except SyntaxError as e:
+        text = (e.text or "").strip()
+        hint = (" JSON written by hand in an f-string: build a dict and write it with json.dump(data, f) instead."
+                if "f-string" in (e.msg or "") and ("{{" in text or '":' in text or "json" in text.lower()) else "")
         return [{"kind": "syntax", "severity": "error", "line": e.lineno,
-                 "message": f"SyntaxError: {e.msg} (line {e.lineno}): {(e.text or '').strip()}"}]
+                 "message": f"SyntaxError: {e.msg} (line {e.lineno}): {text}{hint}"}]
     return []
 
 
