@@ -23,6 +23,7 @@ import email.utils
 import json
 import os
 import random
+import re
 import socket
 import threading
 import time
@@ -656,7 +657,7 @@ class LLMClient:
                 parts.append(delta)
                 if on_token is not None:
                     on_token(delta)
-                if len(parts) % 8 == 0 and runaway("".join(parts[-200:])):
+                if len(parts) % 8 == 0 and runaway("".join(parts[-400:])):
                     finish, complete = RUNAWAY, True   # leaving the stream closes it: the server stops generating
                     break
         if not complete:
@@ -674,6 +675,8 @@ class LLMClient:
 RUNAWAY = "repetition"
 RUNAWAY_CHARS = 160   # a unit of at most 8 characters repeated over this many characters at the end
 RUNAWAY_LINES = 10    # or this many identical lines in a row
+RUNAWAY_IMPORTS = 12  # or this many imports from one module in a row
+_IMPORT_FROM = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
 
 
 def runaway(tail: str) -> bool:
@@ -688,8 +691,14 @@ def runaway(tail: str) -> bool:
     t = tail[-RUNAWAY_CHARS:]
     if len(t) == RUNAWAY_CHARS and any(t == (t[:p] * (RUNAWAY_CHARS // p + 1))[:RUNAWAY_CHARS] for p in range(1, 9)):
         return True
-    lines = tail.split("\n")[:-1][-RUNAWAY_LINES:]   # whole lines only
-    return len(lines) == RUNAWAY_LINES and len(set(lines)) == 1 and len(lines[0].strip()) >= 4
+    whole = tail.split("\n")[:-1]   # whole lines only
+    lines = whole[-RUNAWAY_LINES:]
+    if len(lines) == RUNAWAY_LINES and len(set(lines)) == 1 and len(lines[0].strip()) >= 4:
+        return True
+    # invented names imported one after another (a real a07 answer: 1024 tokens of
+    # "from gdsfactory.pdk.standard import get_layer_grid_grid_...")
+    modules = [m and (m.group(1) or m.group(2)) for m in map(_IMPORT_FROM.match, whole[-RUNAWAY_IMPORTS:])]
+    return len(modules) == RUNAWAY_IMPORTS and modules[0] is not None and len(set(modules)) == 1
 
 
 def _config_hint() -> str:
