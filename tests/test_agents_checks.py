@@ -1087,3 +1087,28 @@ def test_values_json_cannot_write_are_written_plainly_after_the_run_proves_it(tm
     other = ExecutionReport(ok=False, exception={"type": "TypeError", "message": "Object of type Box is not JSON serializable"})
     assert fixes.write_json_values_plainly(code, other) == (code, [])
     assert fixes.write_json_values_plainly(code.replace("indent=2", "default=str"), rep)[0].count("default=_to_json") == 1
+
+
+def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_box(tmp_path):
+    """A real a12 run failed on "'Polygon' object has no attribute 'center'" for the centre of each
+    piece's bounding box: the run proves the type, the fix reads the failing line's attribute from
+    the receiver's bbox(), and the fixed script runs. Another missing attribute is left alone."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import klayout.db as kdb\n\nr = kdb.Region(kdb.Box(0, 0, 4000, 2000))\nrows = []\n"
+            "for p in r.each():\n    c = p.center()\n    rows.append((c.x / 1000, c.y / 1000))\nprint(rows)\n")
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    # (the pip module's Region yields PolygonWithProperties, KLayout 0.28.5's pya a Polygon)
+    assert run.returncode != 0 and "Polygon" in run.stderr and "object has no attribute 'center'" in run.stderr
+    rep = ExecutionReport(ok=False, stderr=run.stderr,
+                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+    fixed, done = fixes.ask_the_bounding_box(code, rep)
+    assert "c = p.bbox().center()" in fixed and done and "bounding box" in done[0]
+    script.write_text(fixed)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "[(2.0, 1.0)]", run.stderr
+    other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError",
+                                                                     "message": "'Polygon' object has no attribute 'frobnicate'"})
+    assert fixes.ask_the_bounding_box(code, other) == (code, [])

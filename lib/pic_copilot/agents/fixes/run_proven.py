@@ -74,6 +74,45 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
              f"{'it is a method' if len(set(called)) == 1 else 'they are methods'}, not a value)"])
 
 
+_MISSING_ATTR = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+
+
+def _bounding_box_has(type_name: str, attr: str) -> bool:
+    """KLayout's ``type_name`` (Polygon, Path, Shape, Region, Cell ...) has a ``bbox()`` whose Box has
+    ``attr`` (center, width, left ...)."""
+    import klayout.db as kdb
+
+    owner = getattr(kdb, type_name, None)
+    box = kdb.DBox if type_name.startswith("D") and type_name[1:2].isupper() else kdb.Box
+    return owner is not None and hasattr(owner, "bbox") and hasattr(box, attr) and not attr.startswith("_")
+
+
+def ask_the_bounding_box(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``polygon.center()`` -> ``polygon.bbox().center()``: the run failed with "'Polygon' object has no
+    attribute 'center'" and the shape's bounding box has it (a real a12 run: "centre of each moved
+    piece's bounding box"). Every read of that attribute on the failing line becomes a read of the
+    receiver's ``bbox()``; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    m = _MISSING_ATTR.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    if not m or failing is None or not _bounding_box_has(m.group(1), m.group(2)):
+        return code, []
+    tree = parsed(code)
+    if tree is None:
+        return code, []
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == m.group(2)
+             and isinstance(n.ctx, ast.Load) and n.lineno == failing and n.value.end_lineno == n.value.lineno]
+    if not reads:
+        return code, []
+    fixed = replace_spans(code, {(n.value.end_lineno, n.value.end_col_offset, n.value.end_col_offset, ".bbox()") for n in reads})
+    if parsed(fixed) is None:
+        return code, []
+    done = list(dict.fromkeys(f"{ast.unparse(n)} -> {ast.unparse(n.value)}.bbox().{n.attr}" for n in reads))
+    return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; its bounding box has)"]
+
+
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
 # at 0x...>", "<bound method Component.bbox of ...>"
 _METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
