@@ -782,3 +782,21 @@ def test_rows_that_do_not_fit_the_requested_header_are_told(tmp_path):
                                "row, x_um, y_um, in that order"]
     (tmp_path / "placements.csv").write_text("column,row,x_um,y_um\n0,0,0.0,0.0\n1,0,20.0,0.0\n")
     assert want.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})) == []
+
+
+def test_a_time_budget_starts_no_candidate_that_would_end_after_it():
+    """A candidate that streams for ~1.5 s and fails, with a 2.5 s budget: one more at that pace would
+    end after it, so the request ends with that script, not accepted, says so, and makes no second
+    call; without a budget the next candidate is written."""
+    bad = "print(1 / 0)\n"
+    slow = {"match": "Write the script", "content": fence(bad), "chunk_chars": 2, "chunk_delay": 0.06}
+    out, io, reqs = run([slow], prompt="print ok", config="full", time_budget_s=2.5)
+    assert not out.ok and out.script == bad and out.rounds == 1 and len(reqs) == 1, out.message
+    assert "time budget" in out.message
+    assert any("keeping the best script so far" in e[1] for e in io.events)
+    rec = json.loads(open(out.record_path).read())
+    assert rec["budget_stops"][0]["candidate"] == 2
+    fast = {"match": "Write the script", "once": True, "content": fence(bad)}
+    out, io, reqs = run([fast, {"match": "Write the script", "content": fence("print('ok')\n")}],
+                        prompt="print ok", config="full", time_budget_s=2.5)
+    assert out.ok and len(reqs) == 2, out.message

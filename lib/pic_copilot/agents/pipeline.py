@@ -109,6 +109,9 @@ class _Run:
         self.hinted: set[str] = set()   # request-word checks already sent back (see hints)
         self.shown_recipes: list = []    # the worked examples the programmer sees (see examples)
         self.llm_failure: LLMError | None = None   # a call that failed after some candidate existed
+        self.started = time.monotonic()
+        self.candidate_s: list[float] = []   # seconds each candidate took (written, checked, run)
+        self.out_of_time = False             # the time budget stopped the request (see over_budget)
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -593,6 +596,9 @@ class _Run:
         out: list[Candidate] = []
         for i, temp in enumerate(temps):
             self.check_cancel()
+            if self.over_budget(rnd, i + 1):
+                break
+            began = time.monotonic()
             if given is not None:   # the synthesizer's merge is this round's only candidate
                 text, cut = f"```python\n{given}\n```", "synthesizer"
                 finish = review_state["sess"].synthesizer.agent.last_finish
@@ -613,6 +619,7 @@ class _Run:
                     break
                 cut = "programmer"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
+            self.candidate_s.append(time.monotonic() - began)
             cand.prompt = user
             self.io.script(cand.script, rnd)
             out.append(cand)
@@ -625,6 +632,24 @@ class _Run:
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
+
+    def over_budget(self, rnd: int, candidate: int) -> bool:
+        """True (and the request stops with its best script so far) when one more candidate, taking
+        as long as this request's slowest candidate so far, would end after the request's time
+        budget; never before the first candidate exists."""
+        budget = self.req.time_budget_s
+        if not budget or not self.candidate_s:
+            return False
+        elapsed = time.monotonic() - self.started
+        pace = max(self.candidate_s)
+        if elapsed + pace <= budget:
+            return False
+        self.out_of_time = True
+        self.rec.append("budget_stops", {"round": rnd, "candidate": candidate, "elapsed_s": round(elapsed, 1),
+                                         "pace_s": round(pace, 1), "budget_s": budget})
+        self.progress("generate", f"time budget: {elapsed:.0f} s used of {budget:.0f} s and a candidate takes about "
+                      f"{pace:.0f} s: keeping the best script so far")
+        return True
 
     def stop_sampling(self, error: LLMError, rnd: int, candidate: int) -> None:
         """An LLM call failed (a timeout, a dead server) once a candidate existed: the request ends
@@ -714,7 +739,7 @@ class _Run:
                                        "execution": execution_summary(chosen.report),
                                        "candidates": [dict(c.summary(), script=c.script) for c in cands], "chosen": chosen.index,
                                        "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
-            if chosen.passed or rnd == max_rounds or self.llm_failure is not None:
+            if chosen.passed or rnd == max_rounds or self.llm_failure is not None or self.out_of_time:
                 break
             try:
                 user = self.revision(sess, gen, chosen, previous)
@@ -735,6 +760,8 @@ class _Run:
                f"not accepted after {rounds} round(s): {((chosen.decision or {}).get('instructions', ''))[:200]}")
         if self.llm_failure is not None:
             msg += f" (stopped early: the LLM failed: {self.llm_failure.kind}, {str(self.llm_failure)[:160]})"
+        elif self.out_of_time and not ok:
+            msg += f" (stopped at the time budget of {self.req.time_budget_s:.0f} s)"
         return self.finish(ok, script, rounds, rep, msg)
 
     def single_shot(self) -> Outcome:

@@ -194,7 +194,7 @@ def op_generate(msg, stdin):
     timer.start()
     req = Request(id=f"bench-{task['id']}-{msg.get('config')}-{msg.get('trial', 0)}", prompt=task["prompt"],
                   mode=task["mode"], layout_context=msg.get("layout_context"), config=msg.get("config", "full"),
-                  inputs=inputs)
+                  inputs=inputs, time_budget_s=float(opts.get("gen_timeout_s", 1200)))
     result: dict = {"script": "", "ok": False, "rounds": 0, "message": "", "error": None}
     try:
         out = run_request(req, io, settings=settings, client=client)

@@ -108,7 +108,7 @@ def cmd_ask(args) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     req = Request(id=args.id or uuid.uuid4().hex[:12], prompt=args.request, mode=mode, max_rounds=args.max_rounds,
-                  config=args.config, inputs=inputs)
+                  config=args.config, inputs=inputs, time_budget_s=args.time_budget)
     try:
         out = run_request(req, io, settings)
     except KeyboardInterrupt:
@@ -214,6 +214,8 @@ def register(subparsers) -> None:
     a.add_argument("--out", help="write the final script to this file")
     a.add_argument("--json", action="store_true", help="print the outcome as JSON")
     a.add_argument("--max-rounds", type=int, default=None, help="evaluator rounds (default from settings)")
+    a.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                   help="start no candidate that would end after this many seconds; end with the best script so far")
     a.add_argument("--config", choices=list(CONFIGS), default="full", help="pipeline configuration")
     a.add_argument("--layout", help="interactive mode without a GUI: the GDS file the script works on")
     a.add_argument("--batch", action="store_true",
