@@ -678,8 +678,8 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
             "json.dump({'narrow': narrow.count(), 'area': area}, open('w.json', 'w'))\n")
     find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
     found = [f for f in find(code) if f["kind"] == "api"]
-    assert {(f["wrap_in"], f["wrap_receiver"], f["attribute"]) for f in found} == {
-        ("pya.Region", "shapes", "width_check"), ("pya.Region", "cell.shapes(li)", "area")}
+    assert {(f["wrap_with"], f["attribute"]) for f in found} == {
+        ("pya.Region(shapes)", "width_check"), ("pya.Region(cell.shapes(li))", "area")}
     assert "write pya.Region(shapes).width_check" in " ".join(f["message"] for f in found)
     fixed, done = fixes.request_free_fixes(code, "interactive", find)
     assert "pya.Region(shapes).width_check(" in fixed and "pya.Region(cell.shapes(li)).area()" in fixed
@@ -703,10 +703,16 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
     sandbox = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('T')\n"
                "s = top.shapes(ly.layer(1, 0))\nprint(s.space_check(100).count())\n")
     found = [f for f in checks.static_findings(sandbox, "sandbox", idx)[0] if f["kind"] == "api"]
-    assert [(f.get("wrap_in"), f.get("wrap_receiver")) for f in found] == [("kdb.Region", "s")]
+    assert [f.get("wrap_with") for f in found] == ["kdb.Region(s)"]
     # a Cell is no Region's material; a method Region lacks too gets no Region
     other = "x = cell.width_check(5)\ny = cell.shapes(1).frobnicate()\n"
-    assert not [f for f in find(other) if f.get("wrap_in")]
+    assert not [f for f in find(other) if f.get("wrap_with")]
+    # a layer's index asked for a Region's measure: the Region of the cell's shapes on that layer
+    index_asked = "li = layout.layer(1, 0)\nprint(li.area(), layout.layer(2, 0).merged().area())\n"
+    fixed, done = fixes.request_free_fixes(index_asked, "interactive", find)
+    assert fixed == ("li = layout.layer(1, 0)\nprint(pya.Region(cell.begin_shapes_rec(li)).area(), "
+                     "pya.Region(cell.begin_shapes_rec(layout.layer(2, 0))).merged().area())\n"), done
+    assert find(fixed) == []
 
 
 def test_a_region_made_of_a_layer_index_is_made_of_the_cells_shapes():

@@ -266,13 +266,33 @@ def _value_type(node: ast.AST, types: dict[str, str], scalars: dict[str, tuple[t
 
 
 def _region_wrap(index, owner: str, node: ast.Attribute, aliases: dict[str, str], shadowed: set[str]) -> dict:
-    """The finding's fields for :func:`region_of`'s case: the Region to wrap the receiver in, as the
-    script names it, the receiver's source and the attribute; {} when it is not that case."""
+    """The finding's fields for :func:`region_of`'s case: the receiver's source, the attribute, and
+    what to write in the receiver's place (a Region made of it, as the script names the module);
+    {} when it is not that case."""
     region = region_of(index, owner, node.attr)
     alias = _alias_of(aliases, shadowed, region.rsplit(".", 1)[0]) if region else None
     if not alias:
         return {}
-    return {"wrap_in": f"{alias}.Region", "wrap_receiver": ast.unparse(node.value), "attribute": node.attr}
+    receiver = ast.unparse(node.value)
+    return {"wrap_receiver": receiver, "attribute": node.attr, "wrap_with": f"{alias}.Region({receiver})"}
+
+
+def _layer_region_wrap(index, node: ast.Attribute, origin: str, types: dict[str, str], aliases: dict[str, str],
+                       shadowed: set[str]) -> dict:
+    """The finding's fields when a Region method is asked of a layer index (``layout.layer(1, 0).area()``,
+    ``li.merged()``): the Region of the script's one cell's shapes on that layer, everything below
+    the cell included; {} when the index is not a layer's or no one cell is known."""
+    if ".layer(" not in origin:
+        return {}
+    region = next((f"{alias}.Region" for root in ("pya", "klayout.db") if _has(index, f"{root}.Region.{node.attr}")
+                   for alias in [_alias_of(aliases, shadowed, root)] if alias), None)
+    cells = sorted(n for n, t in types.items() if t.endswith(".Cell"))
+    cell = "cell" if "cell" in cells else cells[0] if len(cells) == 1 else None
+    if region is None or cell is None:
+        return {}
+    receiver = ast.unparse(node.value)
+    return {"wrap_receiver": receiver, "attribute": node.attr,
+            "wrap_with": f"{region}({cell}.begin_shapes_rec({receiver}))"}
 
 
 def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict[str, str], shadowed: set[str],
@@ -312,8 +332,10 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
         if isinstance(t, type):
             if not hasattr(t, node.attr):
                 kind = "nothing (None)" if t is type(None) else f"a Python {t.__name__}"
+                origin = scalars[value.id][1] if isinstance(value, ast.Name) else ast.unparse(value)
                 report(f"{ast.unparse(value)[:60]}.{node.attr}", node.lineno,
-                       f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False)
+                       f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False,
+                       **(_layer_region_wrap(index, node, origin, types, aliases, shadowed) if t is int else {}))
         elif isinstance(t, str) and isinstance(value, ast.Call):
             if not _has(index, f"{t}.{node.attr}") and not _exists_at_runtime(t, node.attr):
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
@@ -394,9 +416,8 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         seen.add(full)
         sug = _suggest(index, full) if suggest else []
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
-        if extra.get("wrap_in"):
-            made = f"{extra['wrap_in']}({extra['wrap_receiver']})"
-            hint = f" A Region made of it has it: write {made}.{extra['attribute']}."
+        if extra.get("wrap_with"):
+            hint = f" A Region made of it has it: write {extra['wrap_with']}.{extra['attribute']}."
         findings.append({"kind": "api", "severity": "error", "line": line, "name": full, "suggestions": sug,
                          "message": f"line {line}: {msg}{hint}", **extra})
 

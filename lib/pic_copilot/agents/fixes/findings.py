@@ -265,16 +265,17 @@ def use_the_global_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
 
 
 def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[str, list[str]]:
-    """``shapes.width_check(w)`` -> ``pya.Region(shapes).width_check(w)``: the API check found a
-    Region method asked of what a Region is made from (Shapes, Polygon, Box, Path) and named the
-    Region to make (``wrap_in``). Every such use of that receiver is wrapped; a 1.5B model told
-    "pya.Shapes has no attribute 'width_check'" wrote it again, or another invented method, in real
-    advanced-tier runs.
+    """``shapes.width_check(w)`` -> ``pya.Region(shapes).width_check(w)``, ``layout.layer(1, 0).area()``
+    -> ``pya.Region(cell.begin_shapes_rec(layout.layer(1, 0))).area()``: the API check found a Region
+    method asked of what a Region is made from (Shapes, Polygon, Box, Path, a layer's index) and
+    wrote the Region to use in its place (``wrap_with``). Every such use of that receiver is
+    replaced; a 1.5B model told "pya.Shapes has no attribute 'width_check'" wrote it again, or
+    another invented method, in real advanced-tier runs.
 
     Returns the script and what was changed.
     """
-    wraps = {(f["wrap_receiver"], f["attribute"]): f["wrap_in"] for f in findings
-             if f.get("kind") == "api" and f.get("wrap_in") and f.get("wrap_receiver") and f.get("attribute")}
+    wraps = {(f["wrap_receiver"], f["attribute"]): f["wrap_with"] for f in findings
+             if f.get("kind") == "api" and f.get("wrap_with") and f.get("wrap_receiver") and f.get("attribute")}
     tree = parsed(code) if wraps else None
     if tree is None:
         return code, []
@@ -288,9 +289,8 @@ def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[st
         if region is None:
             continue
         v = n.value
-        edits.append((offset(lines, v.lineno, v.col_offset), offset(lines, v.end_lineno, v.end_col_offset),
-                      f"{region}({ast.get_source_segment(code, v)})"))
-        what = f"{receiver}.{n.attr} -> {region}({receiver}).{n.attr}"
+        edits.append((offset(lines, v.lineno, v.col_offset), offset(lines, v.end_lineno, v.end_col_offset), region))
+        what = f"{receiver}.{n.attr} -> {region}.{n.attr}"
         if what not in done:
             done.append(what)
     fixed = replace_ranges(code, edits)
