@@ -779,8 +779,10 @@ def test_attributes_asked_of_what_a_klayout_method_returned_are_checked_against_
             "print(r.merged().aera(), r.area().real, layout.top_cell().name.upper())\n")
     found = [f["message"] for f in checks.static_findings(code, "interactive", idx, interactive_pya=True)[0]]
     assert found == [
-        "line 2: layout.layer(*LAYER) returns a Python int, which has no attribute 'bbox'.",
-        "line 4: li (what layout.layer(1, 0) returns) is a Python int, which has no attribute 'bbox'.",
+        "line 2: layout.layer(*LAYER) returns a Python int, which has no attribute 'bbox'. A Region made of it "
+        "has it: write pya.Region(cell.begin_shapes_rec(layout.layer(*LAYER))).bbox.",
+        "line 4: li (what layout.layer(1, 0) returns) is a Python int, which has no attribute 'bbox'. A Region "
+        "made of it has it: write pya.Region(cell.begin_shapes_rec(li)).bbox.",
         "line 5: cell.dbbox() returns a pya.DBox, which has no attribute 'hieght'. Did you mean: pya.DBox.height, "
         "pya.DBox.right, pya.Box.height?",
         "line 7: r.merged() returns a pya.Region, which has no attribute 'aera'. Did you mean: pya.Region.area, "
