@@ -1120,3 +1120,33 @@ def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_bo
     other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError",
                                                                      "message": "'Polygon' object has no attribute 'frobnicate'"})
     assert fixes.ask_the_bounding_box(code, other) == (code, [])
+
+
+def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_path):
+    """A real m08 run wrote ring_sweep.csv as ['', 'radius_um', ...] for two rounds (DataFrame.to_csv
+    writes the row index): the run proves it, every to_csv without an index argument gets
+    index=False, and the fixed script writes the requested header. Another header: nothing."""
+    import csv
+
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    want = ["radius_um", "area_um2"]
+    contract = OutputContract(files=["t.csv"], csv_columns={"t.csv": want})
+    code = ("import pandas as pd\nrows = [{'radius_um': r, 'area_um2': 3.14 * r * r} for r in (5, 10)]\n"
+            "pd.DataFrame(rows).to_csv('t.csv')\n")
+
+    def header_after(script: str) -> list[str]:
+        run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return next(csv.reader(open(tmp_path / "t.csv")))
+
+    got = header_after(code)
+    assert got == ["", *want]
+    rep = ExecutionReport.from_dict({"ok": True, "files": [{"path": "t.csv", "kind": "table", "summary": {"first_row": got}}]})
+    fixed, done = fixes.drop_dataframe_index(code, contract, rep)
+    assert "to_csv('t.csv', index=False)" in fixed and done
+    assert header_after(fixed) == want
+    other = ExecutionReport.from_dict({"ok": True, "files": [{"path": "t.csv", "kind": "table",
+                                                               "summary": {"first_row": ["r", *want]}}]})
+    assert fixes.drop_dataframe_index(code, contract, other) == (code, [])

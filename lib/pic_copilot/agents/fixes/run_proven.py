@@ -522,6 +522,32 @@ def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[st
     return replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
 
 
+def drop_dataframe_index(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """``df.to_csv("t.csv")`` -> ``df.to_csv("t.csv", index=False)``: the run wrote a requested CSV
+    whose header is the requested one behind an unnamed first column, pandas' row index (a real
+    m08 run kept ``['', 'radius_um', ...]`` for two rounds). Every ``to_csv`` call without an
+    ``index`` argument gets ``index=False``.
+
+    Returns the script and what was changed.
+    """
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    indexed = [name for name, want in contract.csv_columns.items()
+               for got in [[str(c).strip() for c in ((files.get(name) or {}).get("summary") or {}).get("first_row") or []]]
+               if len(got) == len(want) + 1 and got[0] in ("", "Unnamed: 0", "index") and got[1:] == list(want)]
+    tree = parsed(code) if indexed else None
+    if tree is None:
+        return code, []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "to_csv" and not any(k.arg == "index" for k in n.keywords) and n.end_lineno == n.lineno]
+    if not calls:
+        return code, []
+    fixed = replace_spans(code, {(n.end_lineno, n.end_col_offset - 1, n.end_col_offset - 1,
+                                  ", index=False" if n.args or n.keywords else "index=False") for n in calls})
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, [f"to_csv(..., index=False) (the row index was written as an unnamed first column of {', '.join(indexed)})"]
+
+
 def _column_expressions(tree: ast.Module, width: int) -> list[list[ast.AST]]:
     """The expressions a script writes as the columns of a table ``width`` wide, one list per place
     that writes rows: ``writerows(zip(a, b, c))``, ``writerow([a, b, c])`` with something computed in
