@@ -1150,3 +1150,20 @@ def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_p
     other = ExecutionReport.from_dict({"ok": True, "files": [{"path": "t.csv", "kind": "table",
                                                                "summary": {"first_row": ["r", *want]}}]})
     assert fixes.drop_dataframe_index(code, contract, other) == (code, [])
+
+
+def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
+    """shapes.add(box) / shapes.remove(s) / layout.get_cell(name): spelling suggestions named
+    gdsfactory.Component.add and pya.Netlist.add for a real m09 candidate's ``unit.shapes().add``;
+    the class's own word for the same thing comes first."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("unit = layout.create_cell('U')\nunit.shapes(layout.layer(1, 0)).add(pya.Box(0, 0, 1, 1))\n"
+            "c = layout.get_cell('TOP')\ncell.shapes(layout.layer(1, 0)).remove(None)\n")
+    found = {f["name"]: f["suggestions"] for f in checks.static_findings(code, "interactive", idx, interactive_pya=True)[0]
+             if f["kind"] == "api"}
+    assert found["pya.Shapes.add"][0] == "pya.Shapes.insert"
+    assert found["pya.Shapes.remove"][0] == "pya.Shapes.erase"
+    assert found["pya.Layout.get_cell"][0] == "pya.Layout.cell"
+    assert checks.same_meaning(idx, "pya.Cell.frobnicate") == []

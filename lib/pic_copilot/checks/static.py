@@ -144,12 +144,42 @@ def _param_names(params) -> tuple[set[str], bool] | None:
     return names, var_kw
 
 
+#: the verbs a small model borrows from Python lists and other APIs, and KLayout's words for them
+#: (``shapes.add(box)`` / ``shapes.append(box)`` for ``shapes.insert(box)``; ``remove`` for ``erase``)
+VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",), "put": ("insert",),
+                 "remove": ("erase", "delete"), "delete": ("erase", "delete"), "del": ("erase",),
+                 "length": ("size", "count"), "len": ("size", "count"), "num": ("size", "count")}
+
+
+def same_meaning(index, name: str) -> list[str]:
+    """What the class of ``name`` (``pya.Shapes.add``) calls the same thing: a synonym verb it has
+    (``pya.Shapes.insert``), or the name without a ``get_`` prefix (``Layout.get_cell`` ->
+    ``Layout.cell``). Spelling suggestions miss these: 'add' is not a misspelt 'insert'."""
+    owner, _, attr = name.rpartition(".")
+    if not owner:
+        return []
+    words = list(VERB_SYNONYMS.get(attr, ()))
+    if attr.startswith("get_") and len(attr) > 4:
+        words.append(attr[4:])
+    return [f"{owner}.{w}" for w in words if _has_strictly(index, f"{owner}.{w}")]
+
+
+def _has_strictly(index, name: str) -> bool:
+    """``name`` is in the index (False when the index cannot answer)."""
+    try:
+        return bool(index.has(name))
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def _suggest(index, name: str) -> list[str]:
+    meant = same_meaning(index, name)
     try:
         s = index.suggest(name) or []
     except Exception:  # noqa: BLE001 - suggestions are best effort
-        return []
-    return [x if isinstance(x, str) else str(x.get("name", x)) for x in s][:3]
+        return meant
+    spelt = [x if isinstance(x, str) else str(x.get("name", x)) for x in s]
+    return (meant + [x for x in spelt if x not in meant])[:3]
 
 
 def _has(index, name: str) -> bool:
