@@ -1167,3 +1167,26 @@ def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     assert found["pya.Shapes.remove"][0] == "pya.Shapes.erase"
     assert found["pya.Layout.get_cell"][0] == "pya.Layout.cell"
     assert checks.same_meaning(idx, "pya.Cell.frobnicate") == []
+
+
+def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):
+    """A real m08 run failed twice on "'DataFrame' object has no attribute 'append'": the failing
+    line's append becomes pd.concat with the row as a one-row frame, and the script runs."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import pandas\n\ndf = pandas.DataFrame(columns=['r', 'a'])\nfor r in (5, 10):\n"
+            "    df = df.append({'r': r, 'a': 3.14 * r * r}, ignore_index=True)\nprint(len(df), list(df.columns))\n")
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "'DataFrame' object has no attribute 'append'" in run.stderr
+    rep = ExecutionReport(ok=False, stderr=run.stderr,
+                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+    fixed, done = fixes.concat_instead_of_append(code, rep)
+    assert "df = pandas.concat([df, pandas.DataFrame([{'r': r, 'a': 3.14 * r * r}])], ignore_index=True)" in fixed, fixed
+    script.write_text(fixed)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "2 ['r', 'a']", run.stderr
+    # a list's append on the failing line of another error is left alone
+    other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError", "message": "boom"})
+    assert fixes.concat_instead_of_append(code, other) == (code, [])

@@ -21,10 +21,10 @@ from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the
 from .rules import (FIXES, apply_fixes, fix_alias_import, fix_cell_placed_in_itself, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
                     fix_klayout_submodule_names, fix_loop_variable_hiding_the_component, fix_pdk_activation, fix_pya_import_in_klayout, fix_whole_floats_in_range, fix_write_gds_metadata,
                     request_free_fixes)
-from .run_proven import (ask_the_bounding_box, bind_default_layer, drop_dataframe_index, bind_label_layer, call_methods_written_as_values, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
+from .run_proven import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, bind_label_layer, call_methods_written_as_values, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
                          rename_outputs, unscale_column, write_json_values_plainly)
 
-__all__ = ["FIXES", "ask_the_bounding_box", "drop_dataframe_index", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_label_layer", "bind_named_layers",
+__all__ = ["FIXES", "ask_the_bounding_box", "concat_instead_of_append", "drop_dataframe_index", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_label_layer", "bind_named_layers",
            "bind_requested_layer", "call_methods_written_as_values", "call_uncalled_methods", "csv_column_renames", "draw_in_the_active_cell",
            "drop_imports_that_break_the_script", "drop_invented_open_layout_lookups", "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_cell_placed_in_itself", "fix_gdsfactory_int_layers",
            "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_pdk_activation",

@@ -113,6 +113,44 @@ def ask_the_bounding_box(code: str, rep: ExecutionReport) -> tuple[str, list[str
     return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; its bounding box has)"]
 
 
+def concat_instead_of_append(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``df = df.append(row, ignore_index=True)`` -> ``df = pd.concat([df, pd.DataFrame([row])],
+    ignore_index=True)``: the run failed with "'DataFrame' object has no attribute 'append'" (pandas 2
+    removed it; a real m08 run kept it for two rounds). The failing line's ``.append`` calls are
+    rewritten; a row given as a DataFrame is concatenated as it is.
+
+    Returns the script and what was changed.
+    """
+    msg = str((rep.exception or {}).get("message") or "")
+    failing = rep.failing_line()
+    if "'DataFrame' object has no attribute 'append'" not in msg or failing is None:
+        return code, []
+    tree = parsed(code)
+    if tree is None:
+        return code, []
+    from ...checks.static import _aliases
+
+    pd = next((a for a, full in _aliases(tree).items() if full == "pandas"), None)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "append" and n.lineno == failing and n.end_lineno == failing and len(n.args) == 1]
+    if not calls:
+        return code, []
+    name = pd or "pd"
+    spans = set()
+    for n in calls:
+        frame, row = ast.unparse(n.func.value), n.args[0]
+        is_frame = isinstance(row, ast.Call) and ast.unparse(row.func).endswith("DataFrame")
+        rows = ast.unparse(row) if is_frame else f"{name}.DataFrame([{ast.unparse(row)}])"
+        keep = "".join(f", {ast.unparse(k)}" for k in n.keywords if k.arg == "ignore_index") or ", ignore_index=True"
+        spans.add((n.lineno, n.col_offset, n.end_col_offset, f"{name}.concat([{frame}, {rows}]{keep})"))
+    fixed = replace_spans(code, spans)
+    if pd is None:
+        fixed = insert_after_imports(fixed, "import pandas as pd\n")
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, ["DataFrame.append -> pd.concat (pandas 2 has no DataFrame.append)"]
+
+
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
 # at 0x...>", "<bound method Component.bbox of ...>"
 _METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
