@@ -1190,3 +1190,26 @@ def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):
     # a list's append on the failing line of another error is left alone
     other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError", "message": "boom"})
     assert fixes.concat_instead_of_append(code, other) == (code, [])
+
+
+def test_a_syntax_error_one_character_fixes_is_fixed_without_a_round():
+    """Real candidates: m05 indented one statement by a stray space, m09 closed DCellInstArray(...)
+    before its continuation line with '),'; each cost a round. The edit is kept only when the whole
+    script then parses; a script no such edit mends is returned as it was."""
+    stray = ("import numpy as np\ns = {'a': np.ones(3)}\nwl = np.arange(3)\n"
+             "s2 = dict(\n    a=1,\n)\n thru = np.abs(s['a']) ** 2\ncross = thru * 2\nprint(cross)\n")
+    fixed, what = fixes.repair_syntax(stray)
+    assert "\nthru = np.abs(s['a']) ** 2\n" in fixed and "moved back 1 space" in what
+    exec(compile(fixed, "<fixed>", "exec"), {})
+    early = ("X0, Y0, NX, NY = 0, 0, 4, 3\narray = dict(a=(X0, Y0)),\n"
+             "                           b=1, nx=NX, ny=NY)\nprint(array)\n")
+    fixed, what = fixes.repair_syntax(early)
+    assert "array = dict(a=(X0, Y0),\n" in fixed and "dropped that ')'" in what
+    assert eval(compile(fixed.replace("print(array)", "array"), "<f>", "exec"), ns := {}) is None and ns["array"]["nx"] == 4
+    one_too_many = "x = max(1, 2))\nprint(x)\n"
+    assert fixes.repair_syntax(one_too_many) == ("x = max(1, 2)\nprint(x)\n", "line 1 has one ')' too many: dropped the last one")
+    # a real block, a script that parses, and one no small edit mends: unchanged
+    for code in ("if True:\n    x = 1\n", "x = 1\n", "def f(:\n    pass\n", "for i in range(3):\nprint(i)\n"):
+        assert fixes.repair_syntax(code) == (code, None), code
+    # the pipeline's request-free fixes begin with it
+    assert fixes.FIXES[0] is fixes.repair_syntax

@@ -27,7 +27,7 @@ from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
 from .fixes import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout,
-                    name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, request_free_fixes,
+                    name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, repair_syntax, request_free_fixes,
                     restore_example_definitions,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
@@ -383,6 +383,7 @@ class _Run:
         if deck:
             script, fixed = drc_deck.certain_fixes(script, self.req.prompt)
         else:
+            script, resyntaxed = repair_syntax(script, self.req.mode)
             bridge_names = checks_mod.BRIDGE_GLOBALS if self.req.mode == "interactive" and not needs_engine_python(script) else ()
             script, restored = restore_example_definitions(script, [r.code for r in self.shown_recipes], bridge_names)
             script, reopened = drop_reopened_layout(script, self.req.mode, self.req.prompt, self.req.inputs or ())
@@ -396,7 +397,7 @@ class _Run:
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
             fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
-                     + [w for w in (reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
+                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
                         if w] + fixed)
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings

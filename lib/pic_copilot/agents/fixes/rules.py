@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable
+from typing import Callable, Iterator
 
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
@@ -342,7 +342,73 @@ def fix_loop_variable_hiding_the_component(code: str, mode: str) -> tuple[str, s
                                         "the loop places into)")
 
 
-FIXES = (fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _syntax_edits(lines: list[str], err: SyntaxError) -> Iterator[tuple[list[str], str]]:
+    """Small edits at a SyntaxError's line, most likely first: a statement indented under a line
+    that opens no block (a stray space, or a block pasted one level too deep) goes back to that
+    line's indentation; a ``)`` that closed a call before its continuation line, or one too many on
+    the line, goes."""
+    i = (err.lineno or 0) - 1
+    if not 0 <= i < len(lines):
+        return
+    prev = next((j for j in range(i - 1, -1, -1) if lines[j].strip() and not lines[j].lstrip().startswith("#")), None)
+    if "unexpected indent" in (err.msg or "") and prev is not None:
+        p = lines[prev].rstrip()
+        if not p.endswith((":", "\\", "(", "[", "{", ",")):
+            extra = _indent(lines[i]) - _indent(lines[prev])
+            if extra > 0:
+                out, j = list(lines), i
+                while j < len(out) and (not out[j].strip() or _indent(out[j]) >= _indent(lines[i])):
+                    out[j] = out[j][extra:] if out[j].strip() else out[j]
+                    j += 1
+                yield out, f"line {i + 1} indented under a line that opens no block: moved back {extra} space(s)"
+        if p.endswith("),"):
+            out = list(lines)
+            out[prev] = p[:-2] + ",\n"
+            yield out, f"line {prev + 1} closed its call before the next line's arguments: dropped that ')'"
+    if "unmatched ')'" in (err.msg or ""):
+        k = lines[i].rfind(")")
+        if k >= 0:
+            out = list(lines)
+            out[i] = lines[i][:k] + lines[i][k + 1:]
+            yield out, f"line {i + 1} has one ')' too many: dropped the last one"
+
+
+def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
+    """A SyntaxError a one-character edit fixes, fixed without a revision round: a real m05
+    candidate indented one statement by a stray space, a real m09 one wrote ``pya.DTrans(X0, Y0)),``
+    before the array's continuation line; each cost a round. An edit is kept only when the whole
+    script then parses (up to three, for three such slips)."""
+    original, done = code, []
+    for _ in range(3):
+        try:
+            ast.parse(code)
+            break
+        except SyntaxError as e:
+            lines = code.splitlines(keepends=True)
+            for edited, what in _syntax_edits(lines, e):
+                text = "".join(edited)
+                try:
+                    ast.parse(text)
+                except SyntaxError as e2:
+                    if (e2.lineno or 0) <= (e.lineno or 0):
+                        continue   # no further: try the next edit
+                code = text
+                done.append(what)
+                break
+            else:
+                break
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return original, None   # only a script that parses is worth the edits
+    return code, "; ".join(done) or None
+
+
+FIXES = (repair_syntax, fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
          fix_loop_variable_hiding_the_component)
 
