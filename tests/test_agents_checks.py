@@ -1213,3 +1213,15 @@ def test_a_syntax_error_one_character_fixes_is_fixed_without_a_round():
         assert fixes.repair_syntax(code) == (code, None), code
     # the pipeline's request-free fixes begin with it
     assert fixes.FIXES[0] is fixes.repair_syntax
+
+
+def test_an_undefined_name_close_to_one_the_script_defines_is_named_and_a_case_slip_is_fixed():
+    """area_4 for the script's own area_4_0 (a real a07 candidate) gets 'did you mean area_4_0'; pitch
+    for PITCH differs only in case and is renamed; a name like nothing defined gets no guess."""
+    code = "PITCH = 3.0\narea_4_0 = 2.0\nprint(area_4 + 1)\nx = pitch * 2\nprint(x, lenght)\n"
+    found, _ = checks.static_findings(code, "sandbox")
+    msgs = " ".join(f["message"] for f in found)
+    assert "undefined name 'area_4' (the script defines area_4_0: did you mean area_4_0?)" in msgs
+    assert "undefined name 'lenght'" in msgs and "lenght' (" not in msgs
+    fixed, done = fixes.request_free_fixes(code, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
+    assert "x = PITCH * 2" in fixed and "area_4 + 1" in fixed and "pitch -> PITCH (the name the script defines)" in done

@@ -71,10 +71,34 @@ def pyflakes_check(code: str, predefined: tuple[str, ...] = ()) -> list[dict]:
         return []
     w = checker.Checker(tree, filename="<script>", builtins=set(predefined))
     out = []
+    defined = None
     for m in sorted(w.messages, key=lambda m: m.lineno):
         kind = type(m).__name__
+        text, close = m.message % m.message_args, []
+        if kind == "UndefinedName":
+            defined = _defined_names(tree) | set(predefined) if defined is None else defined
+            lower = {d.lower(): d for d in sorted(defined)}
+            close = [lower[c] for c in difflib.get_close_matches(str(m.message_args[0]).lower(), list(lower), n=2, cutoff=0.75)]
+            if close:   # a 1.5B model reads area_4 for its own area_4_0, or pitch for PITCH
+                text += f" (the script defines {', '.join(close)}: did you mean {' or '.join(close)}?)"
         out.append({"kind": "pyflakes", "severity": "error" if kind in PYFLAKES_ERRORS else "warning",
-                    "line": m.lineno, "code": kind, "message": f"line {m.lineno}: {m.message % m.message_args}"})
+                    "line": m.lineno, "code": kind, "message": f"line {m.lineno}: {text}",
+                    **({"close": close} if close else {})})
+    return out
+
+
+def _defined_names(tree: ast.AST) -> set[str]:
+    """Every name a script binds: assignments, loop and with targets, functions, classes, imports."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name != "*"}
     return out
 
 

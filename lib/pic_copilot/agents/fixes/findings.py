@@ -332,6 +332,25 @@ def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[s
     return fixed, done
 
 
+def use_the_defined_spelling(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``pitch`` -> ``PITCH``: a name the script never binds differs only in case from exactly one
+    name it does bind (the check's ``close`` names); every read of it is renamed. Closer-looking but
+    different names (``area_4`` for ``area_4_0``) are only suggested to the model.
+
+    Returns the script and what was changed.
+    """
+    renames = {n: f["close"][0] for f in findings if f.get("code") == "UndefinedName" and len(f.get("close") or []) == 1
+               for n in _UNDEFINED.findall(f["message"])[:1] if n.lower() == f["close"][0].lower()}
+    tree = parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    spans = {(n.lineno, n.col_offset, n.end_col_offset, renames[n.id]) for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in renames}
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"{a} -> {b} (the name the script defines)" for a, b in renames.items()]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 

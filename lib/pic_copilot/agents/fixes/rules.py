@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
-                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_shapes,
+                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
@@ -442,6 +442,7 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     findings = findings_of(code)
     code, added = add_missing_imports(code, findings, mode)
     code, renamed = rename_reordered_keywords(code, findings)
+    code, spelt = use_the_defined_spelling(code, findings)
     code, started = init_counters(code, findings)
     code, unpacked = drop_undefined_unpacking(code, findings)
     code, layer_names = quote_pdk_layer_names(code, findings)
@@ -451,5 +452,5 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, shapes = make_regions_of_shapes(code, findings)
     code, imports = drop_imports_that_break_the_script(code, mode, findings)
     code, lookups = drop_invented_open_layout_lookups(code, mode, findings)
-    return code, (done + [f"added {a}" for a in added] + renamed + [f"started the counter {n} = 0" for n in started]
+    return code, (done + [f"added {a}" for a in added] + renamed + spelt + [f"started the counter {n} = 0" for n in started]
                   + unpacked + layer_names + receivers + homes + regions + shapes + imports + lookups)
