@@ -1225,3 +1225,18 @@ def test_an_undefined_name_close_to_one_the_script_defines_is_named_and_a_case_s
     assert "undefined name 'lenght'" in msgs and "lenght' (" not in msgs
     fixed, done = fixes.request_free_fixes(code, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
     assert "x = PITCH * 2" in fixed and "area_4 + 1" in fixed and "pitch -> PITCH (the name the script defines)" in done
+
+
+def test_a_manual_page_is_shown_under_a_title_no_model_imports():
+    """A real a10 answer wrote `from klayout.guide.programming.database_api#the_cell_class#part3 import
+    Cell`: the chunk's id was its heading. Guide pages get a title in words (also where a later part's
+    text repeats the id); API entries keep their dotted names, which are what the script calls."""
+    from pic_copilot.agents import retrieve
+
+    page = "klayout.guide.programming.database_api#the_cell_class#part3"
+    text = retrieve.format_docs([{"id": page, "db": "pya", "content": f"{page[:-6]} (part 3 of 4)\n\nA cell can be flattened."},
+                                 {"id": "pya.Cell.flatten", "db": "pya", "content": "[const] void flatten (bool prune)"}])
+    assert "#part" not in text and "api#" not in text and "klayout.guide" not in text
+    assert "### KLayout guide: programming, database api, the cell class (part 3) (pya)" in text
+    assert "### pya.Cell.flatten (pya)" in text
+    assert retrieve.doc_title("pya.Cell.fill_region#part2") == "pya.Cell.fill_region (part 2)"

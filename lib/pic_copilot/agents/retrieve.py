@@ -40,6 +40,27 @@ def hit_name(h: dict) -> str:
     return str(md.get("qualname") or md.get("name") or h.get("name") or h.get("id", "?"))
 
 
+_PART = re.compile(r"#part(\d+)$")
+
+
+def doc_title(name: str) -> str:
+    """A chunk's name as a heading a small model cannot mistake for a module: a manual page's id
+    ``klayout.guide.programming.database_api#the_cell_class#part3`` becomes "KLayout guide:
+    programming, database api, the cell class (part 3)" (a real a10 answer imported
+    ``from klayout.guide.programming.database_api#the_cell_class#part3 import Cell``); an API
+    entry keeps its dotted name, its "#part2" said in words."""
+    part = _PART.search(name)
+    base = name[:part.start()] if part else name
+    tail = f" (part {part.group(1)})" if part else ""
+    if "#" not in base and ".guide." not in base:
+        return base + tail
+    page, *sections = base.split("#")
+    path = page.split(".")
+    after = path[path.index("guide") + 1:] if "guide" in path else path
+    tool = "KLayout DRC" if path[0] == "drc" else "KLayout"
+    return f"{tool} guide: " + ", ".join(w.replace("_", " ") for w in [*after, *sections]) + tail
+
+
 def format_docs(hits: list[dict], budget: int = DOCS_BUDGET) -> str:
     """Retrieved chunks as prompt text, original content clipped, within a character budget."""
     out, used, seen = [], 0, set()
@@ -49,9 +70,12 @@ def format_docs(hits: list[dict], budget: int = DOCS_BUDGET) -> str:
             continue
         seen.add(key)
         body = str(h.get("content") or h.get("summary") or "").strip()
+        name = hit_name(h)
+        if "#" in name:   # a later part's text starts with the raw id: say it as the heading does
+            body = body.replace(name.split("#part")[0], doc_title(name.split("#part")[0]))
         if len(body) > DOC_CHARS:
             body = body[:DOC_CHARS].rstrip() + " ..."
-        block = f"### {hit_name(h)} ({h.get('db', '')})\n{body}"
+        block = f"### {doc_title(name)} ({h.get('db', '')})\n{body}"
         if used + len(block) > budget:
             break
         out.append(block)
