@@ -1166,6 +1166,7 @@ def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     assert found["pya.Shapes.add"][0] == "pya.Shapes.insert"
     assert found["pya.Shapes.remove"][0] == "pya.Shapes.erase"
     assert found["pya.Layout.get_cell"][0] == "pya.Layout.cell"
+    assert checks.same_meaning(idx, "pya.Layout.create_layer")[:2] == ["pya.Layout.layer", "pya.Layout.insert_layer"]
     assert checks.same_meaning(idx, "pya.Cell.frobnicate") == []
 
 
@@ -1240,3 +1241,23 @@ def test_a_manual_page_is_shown_under_a_title_no_model_imports():
     assert "### KLayout guide: programming, database api, the cell class (part 3) (pya)" in text
     assert "### pya.Cell.flatten (pya)" in text
     assert retrieve.doc_title("pya.Cell.fill_region#part2") == "pya.Cell.fill_region (part 2)"
+
+
+def test_a_method_read_as_a_value_is_named_and_called_when_it_takes_no_argument():
+    """cell.shapes.clear() (a real a12 candidate) was told "pya.Cell.shapes has no attribute 'clear'";
+    the method is named with its call, and layout.top_cell.name, whose method takes nothing, is
+    called without a round. The fixed script runs on a real layout."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = "print(layout.top_cell.name)\ncell.shapes.clear()\n"
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    msgs = [f["message"] for f in find(code)]
+    assert "line 2: cell.shapes is a method, not a value: call it, cell.shapes(layer_index), and ask its result for 'clear'." in msgs
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert fixed.startswith("print(layout.top_cell().name)\n") and "cell.shapes.clear()" in fixed
+    assert "called layout.top_cell() (a method, not a value)" in done
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    layout.create_cell("TOP")
+    exec(compile(fixed.splitlines()[0], "<fixed>", "exec"), {"layout": layout})

@@ -177,14 +177,16 @@ VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",),
 
 def same_meaning(index, name: str) -> list[str]:
     """What the class of ``name`` (``pya.Shapes.add``) calls the same thing: a synonym verb it has
-    (``pya.Shapes.insert``), or the name without a ``get_`` prefix (``Layout.get_cell`` ->
-    ``Layout.cell``). Spelling suggestions miss these: 'add' is not a misspelt 'insert'."""
+    (``pya.Shapes.insert``), or the name without a ``get_``/``create_``/``add_`` prefix, or with
+    ``insert_`` (``Layout.get_cell`` -> ``Layout.cell``, ``Layout.create_layer`` -> ``Layout.layer``).
+    Spelling suggestions miss these: 'add' is not a misspelt 'insert'."""
     owner, _, attr = name.rpartition(".")
     if not owner:
         return []
     words = list(VERB_SYNONYMS.get(attr, ()))
-    if attr.startswith("get_") and len(attr) > 4:
-        words.append(attr[4:])
+    for prefix in ("get_", "create_", "new_", "add_", "make_"):   # Layout.create_layer -> Layout.layer
+        if attr.startswith(prefix) and len(attr) > len(prefix):
+            words += [attr[len(prefix):], "insert_" + attr[len(prefix):]]
     return [f"{owner}.{w}" for w in words if _has_strictly(index, f"{owner}.{w}")]
 
 
@@ -317,6 +319,23 @@ def _value_type(node: ast.AST, types: dict[str, str], scalars: dict[str, tuple[t
         if isinstance(owner, str):
             return pya_return(index, f"{owner}.{node.func.attr}")
     return None
+
+
+def _uncalled_method(index, method: str, attr: str) -> str | None:
+    """The call's argument names (``"layer_index"``; ``""`` for none) when ``method`` is a KLayout method
+    whose return value has ``attr`` (``pya.Cell.shapes`` returns Shapes, which has ``clear``): the
+    script read the method itself; None otherwise."""
+    try:
+        rec = index.lookup(method)
+    except Exception:  # noqa: BLE001
+        return None
+    if not rec or rec.get("kind") != "method":
+        return None
+    ret = pya_return(index, method)
+    if not isinstance(ret, str) or not _has(index, f"{ret}.{attr}"):
+        return None
+    args = re.search(r"\(([^)]*)\)", str(rec.get("signature") or ""))
+    return ", ".join(a.split("=")[0].split(":")[0].split()[-1] for a in args.group(1).split(",") if a.strip()) if args else ""
 
 
 def _region_wrap(index, owner: str, node: ast.Attribute, aliases: dict[str, str], shadowed: set[str]) -> dict:
@@ -532,6 +551,13 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                 break
             wrap = (_region_wrap(index, parent, node, aliases, shadowed)
                     if parts[0] in types and len(parts) == 2 and i == len(full_parts) else {})
+            uncalled = _uncalled_method(index, parent, full_parts[i - 1])
+            if uncalled is not None:   # cell.shapes.clear(): the method was meant to be called first
+                method = ".".join(parts[:i - 1 - len(full_parts) + len(parts)])
+                report(name, node.lineno, f"{method} is a method, not a value: call it, {method}({uncalled}), "
+                                          f"and ask its result for {full_parts[i - 1]!r}.", suggest=False,
+                       **({"call_method": method} if uncalled == "" else {}))
+                break
             report(name, node.lineno, f"{parent} has no attribute {full_parts[i - 1]!r} ({name} does not exist "
                                       f"in the installed version).", **wrap)
             break

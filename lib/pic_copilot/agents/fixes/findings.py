@@ -351,6 +351,24 @@ def use_the_defined_spelling(code: str, findings: list[dict]) -> tuple[str, list
     return replace_spans(code, spans), [f"{a} -> {b} (the name the script defines)" for a, b in renames.items()]
 
 
+def call_methods_read_as_values(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``layout.top_cell.name`` -> ``layout.top_cell().name``: the API check found a method that takes
+    no argument read as a value and asked for an attribute its result has (``call_method``).
+
+    Returns the script and what was changed.
+    """
+    methods = {f["call_method"] for f in findings if f.get("kind") == "api" and f.get("call_method")}
+    tree = parsed(code) if methods else None
+    if tree is None:
+        return code, []
+    spans = {(n.value.end_lineno, n.value.end_col_offset, n.value.end_col_offset, "()") for n in ast.walk(tree)
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute)
+             and ast.unparse(n.value) in methods and n.value.end_lineno == n.value.lineno}
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"called {m}() (a method, not a value)" for m in sorted(methods)]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
