@@ -1261,3 +1261,21 @@ def test_a_method_read_as_a_value_is_named_and_called_when_it_takes_no_argument(
     layout = kdb.Layout()
     layout.create_cell("TOP")
     exec(compile(fixed.splitlines()[0], "<fixed>", "exec"), {"layout": layout})
+
+
+def test_a_star_import_of_pya_becomes_qualified_names_so_undefined_ones_are_found():
+    """A real a12 candidate began `from pya import *` and used an undefined CELL_NAME and `shapes`
+    for three rounds: pyflakes cannot tell undefined names behind a star import. The import goes,
+    the API names it gave become pya.X, the undefined ones are then found, and the script's own
+    names stay as they are."""
+    code = ("from pya import *\nimport csv\nBox = 3\nr = Region(cell.begin_shapes_rec(layout.layer(1, 0)))\n"
+            "print(CELL_NAME, r, DBox(0, 0, 1, 1), Box)\n")
+    fixed, what = fixes.fix_star_import_of_klayout(code, "interactive")
+    assert "from pya import" not in fixed and "r = pya.Region(" in fixed and "pya.DBox(0, 0, 1, 1), Box)" in fixed, fixed
+    assert what and "star import" in what
+    found, _ = checks.static_findings(fixed, "interactive", interactive_pya=True)
+    assert any("undefined name 'CELL_NAME'" in f["message"] for f in found)
+    sandbox, _ = fixes.fix_star_import_of_klayout("from klayout.db import *\nly = Layout()\nprint(ly)\n", "sandbox")
+    assert sandbox == "import pya\nly = pya.Layout()\nprint(ly)\n"
+    subprocess.run([sys.executable, "-c", sandbox], check=True, capture_output=True, timeout=60)
+    assert fixes.fix_star_import_of_klayout("from math import *\nprint(pi)\n", "sandbox") == ("from math import *\nprint(pi)\n", None)

@@ -9,6 +9,7 @@ them all; :func:`request_free_fixes` is the one sequence of them and of the find
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Callable, Iterator
 
@@ -86,6 +87,55 @@ def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
     if not changed or "klayout" in out:
         return code, None
     return out, f"removed `{changed[0]}` (pya is predefined in KLayout)"
+
+
+#: the modules a star import of KLayout's API stands for, and the name a script then calls it by
+_STAR_MODULES = {"pya": "pya", "klayout.db": "pya"}
+
+
+@functools.lru_cache(maxsize=1)
+def _klayout_names() -> frozenset[str]:
+    """The public names of KLayout's Python API (klayout.db, lay, rdb, tl): what ``from pya import *`` binds."""
+    import importlib
+
+    names: set[str] = set()
+    for mod in ("klayout.db", "klayout.lay", "klayout.rdb", "klayout.tl"):
+        try:
+            names |= {n for n in dir(importlib.import_module(mod)) if not n.startswith("_")}
+        except ImportError:
+            continue
+    return frozenset(names)
+
+
+def fix_star_import_of_klayout(code: str, mode: str) -> tuple[str, str | None]:
+    """``from pya import *`` then ``Box(...)`` -> ``pya.Box(...)``: a star import hides every undefined
+    name from the static check (a real a12 candidate used an undefined ``CELL_NAME`` and ``shapes``
+    through three rounds, each found only by running). The import becomes ``import pya`` (nothing
+    in KLayout, where pya is predefined) and the API names it gave are qualified; the check then
+    sees the rest."""
+    if "import *" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    stars = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in _STAR_MODULES and n.level == 0
+             and [a.name for a in n.names] == ["*"]]
+    if not stars:
+        return code, None
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names if a.name != "*"}
+    api = _klayout_names()
+    spans = {(n.lineno, n.col_offset, n.col_offset, "pya.") for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in api and n.id not in bound}
+    lines = code.splitlines(keepends=True)
+    keep = "" if mode == "interactive" else "import pya\n"
+    for st in stars:   # one line each (a star import has no parentheses)
+        spans.add((st.lineno, 0, len(lines[st.lineno - 1].rstrip("\n").encode()), keep.rstrip("\n")))
+    fixed = replace_spans(code, spans)
+    if parsed(fixed) is None:
+        return code, None
+    return fixed, f"replaced `{ast.unparse(stars[0])}` by qualified pya names (a star import hides undefined names)"
 
 
 def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
@@ -408,7 +458,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
     return code, "; ".join(done) or None
 
 
-FIXES = (repair_syntax, fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
          fix_loop_variable_hiding_the_component)
 
