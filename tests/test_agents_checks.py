@@ -1207,6 +1207,9 @@ def test_a_syntax_error_one_character_fixes_is_fixed_without_a_round():
     fixed, what = fixes.repair_syntax(early)
     assert "array = dict(a=(X0, Y0),\n" in fixed and "dropped that ')'" in what
     assert eval(compile(fixed.replace("print(array)", "array"), "<f>", "exec"), ns := {}) is None and ns["array"]["nx"] == 4
+    crossed = "x = [max(1, 2]\ny = max(1, [2)\nprint(x, y)\n"   # a real a12 candidate's slip, twice
+    fixed, what = fixes.repair_syntax(crossed)
+    assert fixed == "x = [max(1, 2)]\ny = max(1, [2])\nprint(x, y)\n" and "wrong order" in what
     one_too_many = "x = max(1, 2))\nprint(x)\n"
     assert fixes.repair_syntax(one_too_many) == ("x = max(1, 2)\nprint(x)\n", "line 1 has one ')' too many: dropped the last one")
     # a real block, a script that parses, and one no small edit mends: unchanged

@@ -419,6 +419,15 @@ def _syntax_edits(lines: list[str], err: SyntaxError) -> Iterator[tuple[list[str
             out = list(lines)
             out[prev] = p[:-2] + ",\n"
             yield out, f"line {prev + 1} closed its call before the next line's arguments: dropped that ')'"
+    mismatch = re.search(r"closing parenthesis '(.)' does not match opening parenthesis '(.)'", err.msg or "")
+    if mismatch and err.offset and 0 < err.offset <= len(lines[i]) and lines[i][err.offset - 1] == mismatch.group(1):
+        closer = {"(": ")", "[": "]", "{": "}"}[mismatch.group(2)]
+        at = err.offset - 1
+        for text, how in ((lines[i][:at] + closer + lines[i][at:], f"closed the '{mismatch.group(2)}' first"),
+                          (lines[i][:at] + closer + lines[i][at + 1:], f"wrote '{closer}' for the '{mismatch.group(1)}'")):
+            out = list(lines)
+            out[i] = text
+            yield out, f"line {i + 1}: brackets closed in the wrong order: {how}"
     if "unmatched ')'" in (err.msg or ""):
         k = lines[i].rfind(")")
         if k >= 0:
