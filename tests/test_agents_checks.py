@@ -1282,3 +1282,27 @@ def test_a_star_import_of_pya_becomes_qualified_names_so_undefined_ones_are_foun
     assert sandbox == "import pya\nly = pya.Layout()\nprint(ly)\n"
     subprocess.run([sys.executable, "-c", sandbox], check=True, capture_output=True, timeout=60)
     assert fixes.fix_star_import_of_klayout("from math import *\nprint(pi)\n", "sandbox") == ("from math import *\nprint(pi)\n", None)
+
+
+def test_another_librarys_name_for_a_box_side_becomes_klayouts_property():
+    """cell.dbbox().xmin() / bb.ymax: gdsfactory's names for a KLayout DBox's sides (a real a16 candidate
+    asked a DBox for 'min' and 'corners'); they become left/bottom/right/top, a call of them too,
+    and the fixed script runs on a real layout."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = "bb = cell.dbbox()\nprint(cell.dbbox().xmin(), bb.ymax, bb.width())\n"
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    assert [f["suggestions"][0] for f in find(code)] == ["pya.DBox.left", "pya.DBox.top"]
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert fixed == "bb = cell.dbbox()\nprint(cell.dbbox().left, bb.top, bb.width())\n", fixed
+    assert find(fixed) == []
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    layout.dbu = 0.001
+    cell = layout.create_cell("TOP")
+    cell.shapes(layout.layer(1, 0)).insert(kdb.Box(-1000, 0, 2000, 500))
+    out = subprocess.run([sys.executable, "-c", "import klayout.db as pya\nly = pya.Layout()\nly.dbu = 0.001\n"
+                          "cell = ly.create_cell('T')\ncell.shapes(ly.layer(1, 0)).insert(pya.Box(-1000, 0, 2000, 500))\n" + fixed],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.split() == ["-1.0", "0.5", "3.0"], out.stderr

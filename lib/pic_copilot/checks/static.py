@@ -175,6 +175,13 @@ VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",),
                  "length": ("size", "count"), "len": ("size", "count"), "num": ("size", "count")}
 
 
+#: a box's sides under other libraries' names (gdsfactory's xmin, shapely's minx); KLayout's Box and
+#: DBox call them left, bottom, right, top (properties: ``box.left``, not ``box.left()``)
+BOX_SIDES = {"xmin": "left", "x_min": "left", "minx": "left", "x0": "left", "ymin": "bottom", "y_min": "bottom",
+             "miny": "bottom", "y0": "bottom", "xmax": "right", "x_max": "right", "maxx": "right", "x1": "right",
+             "ymax": "top", "y_max": "top", "maxy": "top", "y1": "top"}
+
+
 def same_meaning(index, name: str) -> list[str]:
     """What the class of ``name`` (``pya.Shapes.add``) calls the same thing: a synonym verb it has
     (``pya.Shapes.insert``), or the name without a ``get_``/``create_``/``add_`` prefix, or with
@@ -184,6 +191,8 @@ def same_meaning(index, name: str) -> list[str]:
     if not owner:
         return []
     words = list(VERB_SYNONYMS.get(attr, ()))
+    if owner.rsplit(".", 1)[-1] in ("Box", "DBox") and attr in BOX_SIDES:
+        words.append(BOX_SIDES[attr])
     for prefix in ("get_", "create_", "new_", "add_", "make_"):   # Layout.create_layer -> Layout.layer
         if attr.startswith(prefix) and len(attr) > len(prefix):
             words += [attr[len(prefix):], "insert_" + attr[len(prefix):]]

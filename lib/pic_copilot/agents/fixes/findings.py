@@ -369,6 +369,41 @@ def call_methods_read_as_values(code: str, findings: list[dict]) -> tuple[str, l
     return replace_spans(code, spans), [f"called {m}() (a method, not a value)" for m in sorted(methods)]
 
 
+_BOX_ATTR = re.compile(r"^(?:pya|klayout\.db)\.D?Box\.(\w+)$")
+
+
+def use_the_box_sides(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``bbox.xmin`` / ``bbox.xmin()`` -> ``bbox.left``: the API check found another library's name for
+    a side of a KLayout Box/DBox (gdsfactory's xmin, shapely's minx; see checks.static.BOX_SIDES); the
+    read on that line becomes KLayout's property (a call of it without arguments too, since
+    ``box.left()`` calls a number).
+
+    Returns the script and what was changed.
+    """
+    from ...checks.static import BOX_SIDES
+
+    wanted = {(f["line"], m.group(1)) for f in findings if f.get("kind") == "api"
+              for m in [_BOX_ATTR.match(str(f.get("name") or ""))] if m and m.group(1) in BOX_SIDES}
+    tree = parsed(code) if wanted else None
+    if tree is None:
+        return code, []
+    called = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args and not n.keywords}
+    spans, done = set(), []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and (n.lineno, n.attr) in wanted and n.end_lineno == n.lineno:
+            side = BOX_SIDES[n.attr]
+            call = called.get(id(n))
+            end = call.end_col_offset if call is not None and call.end_lineno == n.lineno else n.end_col_offset
+            spans.add((n.lineno, n.value.end_col_offset, end, "." + side))
+            done.append(f"{n.attr} -> {side}")
+    if not spans:
+        return code, []
+    fixed = replace_spans(code, spans)
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, [f"box sides: {', '.join(dict.fromkeys(done))} (KLayout's names)"]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
