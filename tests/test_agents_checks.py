@@ -1306,3 +1306,19 @@ def test_another_librarys_name_for_a_box_side_becomes_klayouts_property():
                           "cell = ly.create_cell('T')\ncell.shapes(ly.layer(1, 0)).insert(pya.Box(-1000, 0, 2000, 500))\n" + fixed],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.split() == ["-1.0", "0.5", "3.0"], out.stderr
+
+
+def test_names_a_dropped_star_import_hid_are_found_and_imported():
+    """A real a10 candidate began `from klayout.guide.programming.database_api import *` (a manual
+    page's id) and used json without importing it: the star import hid the undefined name, so the
+    import that could only fail was dropped and json stayed undefined. After dropping it the check
+    runs again and json is imported."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("from klayout.guide.programming.database_api import *\n\n"
+            "data = {'cells': [c.name for c in layout.each_cell()]}\njson.dump(data, open('h.json', 'w'))\n")
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert "klayout.guide" not in fixed and "import json" in fixed, (fixed, done)
+    assert find(fixed) == []

@@ -492,7 +492,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
         code: the script.
         mode: "interactive" or "sandbox".
         findings_of: the caller's static check of a script (it decides the symbol index, the
-            check library...); called once, on the script after :func:`apply_fixes`.
+            check library...); called on the script after :func:`apply_fixes`, and again when a
+            star import was dropped (the names it hid are then found).
 
     Returns:
         The script and what was changed, in the order it was done.
@@ -513,5 +514,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, sides = use_the_box_sides(code, findings)
     code, imports = drop_imports_that_break_the_script(code, mode, findings)
     code, lookups = drop_invented_open_layout_lookups(code, mode, findings)
+    if any("*" in i for i in imports):   # a dropped star import hid undefined names from the check
+        more, added_after = add_missing_imports(code, findings_of(code), mode)
+        code, added = more, added + added_after
     return code, (done + [f"added {a}" for a in added] + renamed + spelt + [f"started the counter {n} = 0" for n in started]
                   + unpacked + layer_names + receivers + homes + regions + shapes + calls + sides + imports + lookups)
