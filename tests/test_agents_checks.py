@@ -1322,3 +1322,26 @@ def test_names_a_dropped_star_import_hid_are_found_and_imported():
     fixed, done = fixes.request_free_fixes(code, "interactive", find)
     assert "klayout.guide" not in fixed and "import json" in fixed, (fixed, done)
     assert find(fixed) == []
+
+
+def test_a_klayout_point_unpacked_like_a_tuple_is_unpacked_by_its_coordinates(tmp_path):
+    """A real a16 run failed on "cannot unpack non-iterable DPoint object" (x, y = box.center()); the
+    failing line's two-name unpacking reads .x and .y, in an assignment or a for loop, and runs."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    def failed_run(code: str) -> ExecutionReport:
+        script = tmp_path / "script.py"
+        script.write_text(code)
+        run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0 and "cannot unpack non-iterable" in run.stderr, run.stderr
+        return ExecutionReport(ok=False, stderr=run.stderr,
+                               exception={"type": "TypeError", "message": run.stderr.strip().splitlines()[-1]})
+
+    head = "import klayout.db as pya\nbox = pya.DBox(0, 0, 4, 2)\npts = [box.p1, box.p2]\n"
+    for body, expect in (("x, y = box.center()\nprint(x, y)\n", "2.0 1.0"),
+                         ("for x, y in pts:\n    print(x + y)\n", "0.0\n6.0")):
+        code = head + body
+        fixed, done = fixes.unpack_points_by_coordinates(code, failed_run(code))
+        assert done and "by its coordinates" in done[0], fixed
+        run = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and run.stdout.strip() == expect, (fixed, run.stderr)

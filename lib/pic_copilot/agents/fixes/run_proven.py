@@ -151,6 +151,43 @@ def concat_instead_of_append(code: str, rep: ExecutionReport) -> tuple[str, list
     return fixed, ["DataFrame.append -> pd.concat (pandas 2 has no DataFrame.append)"]
 
 
+_UNPACK_POINT = re.compile(r"cannot unpack non-iterable (D?(?:Point|Vector)) object")
+
+
+def unpack_points_by_coordinates(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``x, y = box.center()`` -> ``x, y = (_p := box.center()).x, _p.y``, and ``for x, y in pts:`` ->
+    ``for x, y in ((_p.x, _p.y) for _p in pts):``: the run failed with "cannot unpack non-iterable
+    DPoint object" (a real a16 run); KLayout's points and vectors are not tuples. Only two-name
+    targets on the failing line.
+
+    Returns the script and what was changed.
+    """
+    m = _UNPACK_POINT.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    tree = parsed(code) if m and failing is not None else None
+    if tree is None:
+        return code, []
+
+    def pair(t: ast.AST) -> bool:
+        return isinstance(t, ast.Tuple) and len(t.elts) == 2 and all(isinstance(e, ast.Name) for e in t.elts)
+
+    spans = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and n.lineno == failing and len(n.targets) == 1 and pair(n.targets[0]) \
+                and n.value.lineno == n.value.end_lineno:
+            v = n.value
+            spans.add((v.lineno, v.col_offset, v.end_col_offset, f"(_p := {ast.unparse(v)}).x, _p.y"))
+        elif isinstance(n, ast.For) and n.lineno == failing and pair(n.target) and n.iter.lineno == n.iter.end_lineno:
+            it = n.iter
+            spans.add((it.lineno, it.col_offset, it.end_col_offset, f"((_p.x, _p.y) for _p in {ast.unparse(it)})"))
+    if not spans:
+        return code, []
+    fixed = replace_spans(code, spans)
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, [f"unpacked the {m.group(1)} by its coordinates (.x, .y): KLayout's points are not tuples"]
+
+
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
 # at 0x...>", "<bound method Component.bbox of ...>"
 _METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
