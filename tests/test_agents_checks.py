@@ -1073,6 +1073,11 @@ def test_an_example_circuit_import_and_function_come_back_with_what_they_need():
     assert fixed == "K = 3\nprint(half)\nL = 4.0\nprint(K)\n" and lines == ["K = 3"]
     # a definition that needs a name no example gives: left for the revision
     assert fixes.restore_example_definitions("print(y)\n", ["y = f(2)\n"]) == ("print(y)\n", [])
+    # a constant that lacks what the script asks of it (a real a17 script's VIA.cell_index() got the
+    # recipe's layer tuple VIA = (4, 0)): not restored; a string asked for a str method is
+    fixed, lines = fixes.restore_example_definitions("print(VIA.cell_index(), NAME.upper())\n",
+                                                     ["VIA = (4, 0)\nNAME = 'top'  # the cell\n"])
+    assert lines == ["NAME = 'top'"] and "VIA = " not in fixed
 
 
 def test_values_json_cannot_write_are_written_plainly_after_the_run_proves_it(tmp_path):

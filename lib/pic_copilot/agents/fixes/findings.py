@@ -656,8 +656,27 @@ def restore_example_definitions(code: str, examples: list[str], predefined: tupl
             out += [s for s in sub if not any(s is t for t in out)]
         return out + [d]
 
+    asked: dict[str, set[str]] = {}   # the attributes the script reads of each name
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            asked.setdefault(n.value.id, set()).add(n.attr)
+
+    def fits(name: str) -> bool:
+        """An example's constant can stand for the script's name only if it has what the script asks
+        of it: a real a17 script's ``VIA.cell_index()`` got a layer tuple ``VIA = (4, 0)`` back."""
+        d = known.get(name)
+        if d is None or d.kind != "constant" or not asked.get(name):
+            return True
+        try:
+            value = ast.literal_eval(d.source.split("=", 1)[1].split("#", 1)[0].strip())
+        except (ValueError, SyntaxError, IndexError):
+            return True
+        return all(hasattr(value, a) for a in asked[name])
+
     restored: list[_Definition] = []
     for name in undefined:
+        if not fits(name):
+            continue
         got = chain(name, restored)
         if got and len(restored) + len(got) <= MAX_RESTORED:
             restored += [d for d in got if not any(d is r for r in restored)]
