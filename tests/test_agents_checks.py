@@ -1302,6 +1302,12 @@ def test_another_librarys_name_for_a_box_side_becomes_klayouts_property():
     fixed, done = fixes.request_free_fixes(code, "interactive", find)
     assert fixed == "bb = cell.dbbox()\nprint(cell.dbbox().left, bb.top, bb.width())\n", fixed
     assert find(fixed) == []
+    # all four at once (a real a16 candidate followed 'Did you mean: pya.DBox.center' for 'corners')
+    four = "x0, y0, x1, y1 = cell.dbbox().corners()\nbb = cell.dbbox()\nl, b, r, t = bb.bounds\nprint(x0, y1, l, t)\n"
+    assert [f["suggestions"] for f in find(four)][0] == ["pya.DBox.left", "pya.DBox.bottom", "pya.DBox.right", "pya.DBox.top"]
+    sides, _ = fixes.request_free_fixes(four, "interactive", find)
+    assert sides.startswith("x0, y0, x1, y1 = (_b := cell.dbbox()).left, _b.bottom, _b.right, _b.top\n"), sides
+    assert "l, b, r, t = bb.left, bb.bottom, bb.right, bb.top\n" in sides and find(sides) == []
     import klayout.db as kdb
     layout = kdb.Layout()
     layout.dbu = 0.001

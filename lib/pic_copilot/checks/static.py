@@ -179,7 +179,10 @@ VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",),
 #: DBox call them left, bottom, right, top (properties: ``box.left``, not ``box.left()``)
 BOX_SIDES = {"xmin": "left", "x_min": "left", "minx": "left", "x0": "left", "ymin": "bottom", "y_min": "bottom",
              "miny": "bottom", "y0": "bottom", "xmax": "right", "x_max": "right", "maxx": "right", "x1": "right",
-             "ymax": "top", "y_max": "top", "maxy": "top", "y1": "top"}
+             "ymax": "top", "y_max": "top", "maxy": "top", "y1": "top", "min": "p1", "max": "p2",
+             "lower_left": "p1", "upper_right": "p2"}
+#: names for all four sides at once (``xmin, ymin, xmax, ymax = box.bounds``)
+BOX_ALL_SIDES = frozenset({"corners", "bounds", "extent", "extents", "coords", "coordinates", "limits"})
 
 
 def same_meaning(index, name: str) -> list[str]:
@@ -193,6 +196,8 @@ def same_meaning(index, name: str) -> list[str]:
     words = list(VERB_SYNONYMS.get(attr, ()))
     if owner.rsplit(".", 1)[-1] in ("Box", "DBox") and attr in BOX_SIDES:
         words.append(BOX_SIDES[attr])
+    if owner.rsplit(".", 1)[-1] in ("Box", "DBox") and attr in BOX_ALL_SIDES:
+        words += ["left", "bottom", "right", "top"]
     for prefix in ("get_", "create_", "new_", "add_", "make_"):   # Layout.create_layer -> Layout.layer
         if attr.startswith(prefix) and len(attr) > len(prefix):
             words += [attr[len(prefix):], "insert_" + attr[len(prefix):]]
@@ -214,7 +219,7 @@ def _suggest(index, name: str) -> list[str]:
     except Exception:  # noqa: BLE001 - suggestions are best effort
         return meant
     spelt = [x if isinstance(x, str) else str(x.get("name", x)) for x in s]
-    return (meant + [x for x in spelt if x not in meant])[:3]
+    return (meant + [x for x in spelt if x not in meant])[:max(3, len(meant))]
 
 
 def _has(index, name: str) -> bool:

@@ -380,22 +380,32 @@ def use_the_box_sides(code: str, findings: list[dict]) -> tuple[str, list[str]]:
 
     Returns the script and what was changed.
     """
-    from ...checks.static import BOX_SIDES
+    from ...checks.static import BOX_ALL_SIDES, BOX_SIDES
 
     wanted = {(f["line"], m.group(1)) for f in findings if f.get("kind") == "api"
-              for m in [_BOX_ATTR.match(str(f.get("name") or ""))] if m and m.group(1) in BOX_SIDES}
+              for m in [_BOX_ATTR.match(str(f.get("name") or ""))] if m and (m.group(1) in BOX_SIDES or m.group(1) in BOX_ALL_SIDES)}
     tree = parsed(code) if wanted else None
     if tree is None:
         return code, []
     called = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args and not n.keywords}
+    # xmin, ymin, xmax, ymax = box.bounds: the value of a four-name unpacking
+    unpacked = {id(st.value): st for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Tuple) and len(st.targets[0].elts) == 4}
     spans, done = set(), []
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute) and (n.lineno, n.attr) in wanted and n.end_lineno == n.lineno:
-            side = BOX_SIDES[n.attr]
             call = called.get(id(n))
-            end = call.end_col_offset if call is not None and call.end_lineno == n.lineno else n.end_col_offset
-            spans.add((n.lineno, n.value.end_col_offset, end, "." + side))
-            done.append(f"{n.attr} -> {side}")
+            whole = call if call is not None and call.end_lineno == n.lineno else n
+            end = whole.end_col_offset
+            if n.attr in BOX_SIDES:
+                spans.add((n.lineno, n.value.end_col_offset, end, "." + BOX_SIDES[n.attr]))
+                done.append(f"{n.attr} -> {BOX_SIDES[n.attr]}")
+            elif id(whole) in unpacked and n.value.lineno == n.lineno:
+                box = ast.unparse(n.value)
+                sides = (f"{box}.left, {box}.bottom, {box}.right, {box}.top" if isinstance(n.value, ast.Name)
+                         else f"(_b := {box}).left, _b.bottom, _b.right, _b.top")
+                spans.add((n.lineno, n.value.col_offset, end, sides))
+                done.append(f"{n.attr} -> left, bottom, right, top")
     if not spans:
         return code, []
     fixed = replace_spans(code, spans)
