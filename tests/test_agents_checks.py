@@ -662,6 +662,14 @@ def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_th
     own = "layout = pya.Layout()\ncell = layout.create_cell('A')\nprint(cell.layer_indexes())\n"
     assert not [f for f in checks.static_findings(own, "interactive", idx, interactive_pya=True)[0] if f.get("receiver")]
     assert not [f for f in checks.static_findings(code, "sandbox", idx)[0] if f.get("receiver")]
+    # a bridge global asked of another one (a real a16 candidate's layout.selection)
+    sel = "for obj in layout.selection:\n    print(obj)\n"
+    found = [f["message"] for f in checks.static_findings(sel, "interactive", idx, interactive_pya=True)[0]]
+    assert found == ["line 1: layout (pya.Layout) has no attribute 'selection'; selection is a global of the script: "
+                     "write selection."], found
+    fixed, done = fixes.request_free_fixes(sel, "interactive",
+                                           lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0])
+    assert fixed == "for obj in selection:\n    print(obj)\n" and done == ["layout.selection -> selection (a global of the script)"]
 
 
 def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():

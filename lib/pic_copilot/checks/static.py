@@ -563,6 +563,12 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                                           f"{holder} ({globals_typed[holder]}) has it: write {holder}.{full_parts[i - 1]}.",
                        suggest=False, receiver=parts[0], use=holder, attribute=full_parts[i - 1])
                 break
+            if first_attr and full_parts[i - 1] in predefined and full_parts[i - 1] not in shadowed:
+                # layout.selection: the bridge gives the selection (dbu, cell...) as a global of its own
+                report(name, node.lineno, f"{parts[0]} ({parent}) has no attribute {full_parts[i - 1]!r}; "
+                                          f"{full_parts[i - 1]} is a global of the script: write {full_parts[i - 1]}.",
+                       suggest=False, bare_global=full_parts[i - 1], global_of=parts[0])
+                break
             wrap = (_region_wrap(index, parent, node, aliases, shadowed)
                     if parts[0] in types and len(parts) == 2 and i == len(full_parts) else {})
             uncalled = _uncalled_method(index, parent, full_parts[i - 1])

@@ -414,6 +414,24 @@ def use_the_box_sides(code: str, findings: list[dict]) -> tuple[str, list[str]]:
     return fixed, [f"box sides: {', '.join(dict.fromkeys(done))} (KLayout's names)"]
 
 
+def use_the_bare_global(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``layout.selection`` -> ``selection``: the API check found a bridge global (selection, dbu,
+    cell ...) asked of another global that lacks it (a real a16 candidate).
+
+    Returns the script and what was changed.
+    """
+    bare = {(f["global_of"], f["bare_global"]) for f in findings if f.get("kind") == "api" and f.get("bare_global")}
+    tree = parsed(code) if bare else None
+    if tree is None:
+        return code, []
+    spans = {(n.lineno, n.col_offset, n.end_col_offset, n.attr) for n in ast.walk(tree)
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and (n.value.id, n.attr) in bare
+             and isinstance(n.ctx, ast.Load) and n.lineno == n.end_lineno}
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"{o}.{g} -> {g} (a global of the script)" for o, g in sorted(bare)]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
