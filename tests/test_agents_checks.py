@@ -1364,3 +1364,24 @@ def test_a_klayout_point_unpacked_like_a_tuple_is_unpacked_by_its_coordinates(tm
         assert done and "by its coordinates" in done[0], fixed
         run = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, timeout=60)
         assert run.returncode == 0 and run.stdout.strip() == expect, (fixed, run.stderr)
+
+
+def test_a_layer_pair_given_as_the_layer_number_is_spread():
+    """Real a17 runs: layout.layer(VIA, DATATYPE) with VIA = (4, 0) (restored from a worked example)
+    failed with "Value cannot be converted to an integer". The check names the pair and the fix
+    writes layout.layer(*VIA); the fixed script runs on a real layout."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = "VIA = (4, 0)\nDATATYPE = 0\nli = layout.layer(VIA, DATATYPE)\nprint(layout.get_info(li))\n"
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    assert [f["message"] for f in find(code)] == [
+        "line 3: layout.layer(VIA, DATATYPE): VIA is a (layer, datatype) pair, not a layer number: write layout.layer(*VIA)."]
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert "li = layout.layer(*VIA)\n" in fixed and find(fixed) == [] and done
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    out = {}
+    exec(compile(fixed.replace("print(", "out['info'] = ("), "<f>", "exec"), {"layout": layout, "out": out})
+    assert str(out["info"]) == "4/0"
+    assert find("L = 4\nli = layout.layer(L, 0)\n") == []

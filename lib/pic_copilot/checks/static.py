@@ -428,6 +428,28 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
                        **_region_wrap(index, t, node, aliases, shadowed))
     _region_of_a_layer_index(tree, types, scalars, aliases, shadowed, index, report)
+    _layer_pair_as_a_number(tree, types, stores, report)
+
+
+def _layer_pair_as_a_number(tree: ast.AST, types: dict[str, str], stores: dict[str, int], report) -> None:
+    """``layout.layer(VIA, 0)`` where ``VIA = (4, 0)``: a (layer, datatype) pair given as the layer
+    number, which KLayout refuses ("Value cannot be converted to an integer"); real a17 runs, where
+    the pair came from a worked example. The finding names ``layout.layer(*VIA)``."""
+    pairs = {st.targets[0].id for st in getattr(tree, "body", []) if isinstance(st, ast.Assign) and len(st.targets) == 1
+             and isinstance(st.targets[0], ast.Name) and stores.get(st.targets[0].id) == 1
+             and isinstance(st.value, ast.Tuple) and len(st.value.elts) == 2
+             and all(isinstance(e, ast.Constant) and type(e.value) is int for e in st.value.elts)}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "layer"
+                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in pairs and not n.keywords):
+            continue
+        owner = n.func.value
+        if not (isinstance(owner, ast.Name) and types.get(owner.id, "").endswith(".Layout")):
+            continue
+        call, pair = ast.unparse(n), n.args[0].id
+        report(f"{call}", n.lineno, f"{call}: {pair} is a (layer, datatype) pair, not a layer number: write "
+                                    f"{ast.unparse(owner)}.layer(*{pair}).", suggest=False,
+               layer_call=call, layer_pair=pair)
 
 
 def _region_of_a_layer_index(tree: ast.AST, types: dict[str, str], scalars: dict[str, tuple[type, str]],

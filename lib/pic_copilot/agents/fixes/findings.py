@@ -432,6 +432,25 @@ def use_the_bare_global(code: str, findings: list[dict]) -> tuple[str, list[str]
     return replace_spans(code, spans), [f"{o}.{g} -> {g} (a global of the script)" for o, g in sorted(bare)]
 
 
+def spread_layer_pairs(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``layout.layer(VIA, DATATYPE)`` -> ``layout.layer(*VIA)``: the API check found a (layer,
+    datatype) pair given as the layer number (``layer_call``, ``layer_pair``).
+
+    Returns the script and what was changed.
+    """
+    calls = {f["layer_call"]: f["layer_pair"] for f in findings if f.get("kind") == "api" and f.get("layer_call")}
+    tree = parsed(code) if calls else None
+    if tree is None:
+        return code, []
+    spans = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and n.lineno == n.end_lineno and ast.unparse(n) in calls:
+            spans.add((n.lineno, n.col_offset, n.end_col_offset, f"{ast.unparse(n.func)}(*{calls[ast.unparse(n)]})"))
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"layer(*{p}) ({p} is a (layer, datatype) pair)" for p in sorted(set(calls.values()))]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
