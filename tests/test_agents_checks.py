@@ -712,6 +712,11 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
                "s = top.shapes(ly.layer(1, 0))\nprint(s.space_check(100).count())\n")
     found = [f for f in checks.static_findings(sandbox, "sandbox", idx)[0] if f["kind"] == "api"]
     assert [f.get("wrap_with") for f in found] == ["kdb.Region(s)"]
+    # the same method asked of two cells' shapes (a real a21 candidate): both are wrapped
+    two = ("a = layout.create_cell('A')\nb = layout.create_cell('B')\nli = layout.layer(1, 0)\n"
+           "print(a.shapes(li).area(), b.shapes(li).area())\n")
+    fixed, _ = fixes.request_free_fixes(two, "interactive", find)
+    assert "pya.Region(a.shapes(li)).area(), pya.Region(b.shapes(li)).area()" in fixed, fixed
     # a Cell is no Region's material; a method Region lacks too gets no Region
     other = "x = cell.width_check(5)\ny = cell.shapes(1).frobnicate()\n"
     assert not [f for f in find(other) if f.get("wrap_with")]

@@ -520,9 +520,12 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         return covered[root]
 
     def report(full: str, line: int, msg: str, suggest: bool = True, **extra):
-        if full in seen:
+        # one finding per API name, but one per receiver for those a fix acts on (every
+        # shapes.count of two cells is wrapped, not only the first)
+        key = full + repr(sorted(extra.items())) if extra else full
+        if key in seen:
             return
-        seen.add(full)
+        seen.add(key)
         sug = _suggest(index, full) if suggest else []
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
         if extra.get("wrap_with"):
