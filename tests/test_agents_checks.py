@@ -1390,3 +1390,23 @@ def test_a_layer_pair_given_as_the_layer_number_is_spread():
     exec(compile(fixed.replace("print(", "out['info'] = ("), "<f>", "exec"), {"layout": layout, "out": out})
     assert str(out["info"]) == "4/0"
     assert find("L = 4\nli = layout.layer(L, 0)\n") == []
+
+
+def test_a_shape_given_tuples_for_points_gets_points(tmp_path):
+    """A real a21 run failed on "expected argument of class DPoint, got tuple ... in DPath.__init__";
+    DPolygon fails on the same with "No overload". The failing line's tuples become points (a list
+    written out) or are converted item by item (a name), and the script runs in KLayout's pya."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    for code, cls in (("w = 0.5\np = pya.DPath([(0, 0), (10.0, 0)], w)\nprint(p.length())\n", "DPath"),
+                      ("pts = [(0, 0), (4, 0), (4, 2)]\nq = pya.DPolygon(pts)\nprint(q.area())\n", "DPolygon")):
+        msg = (f"Unexpected object type (expected argument of class DPoint, got tuple) in {cls}.__init__"
+               if cls == "DPath" else f"No overload with matching arguments in {cls}.__init__")
+        rep = ExecutionReport(ok=False, exception={"type": "TypeError", "message": msg,
+                                                   "traceback": 'File "<pic-copilot script>", line 2, in <module>'})
+        fixed, done = fixes.make_points_of_tuples(code, rep)
+        assert done and "pya.DPoint" in fixed, fixed
+        script = tmp_path / "t.py"
+        script.write_text(fixed)
+        run = subprocess.run(["klayout", "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and run.stdout.strip() in ("10.0", "4.0"), (fixed, run.stdout, run.stderr)

@@ -188,6 +188,46 @@ def unpack_points_by_coordinates(code: str, rep: ExecutionReport) -> tuple[str, 
     return fixed, [f"unpacked the {m.group(1)} by its coordinates (.x, .y): KLayout's points are not tuples"]
 
 
+_POINT_LISTS = re.compile(r"(?:expected argument of class (D?Point), got tuple\)|No overload with matching arguments)"
+                          r" in (D?(?:Polygon|SimplePolygon|Path))\.__init__")
+
+
+def make_points_of_tuples(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``pya.DPath([(0, 0), (10, 0)], 0.5)`` -> ``pya.DPath([pya.DPoint(0, 0), pya.DPoint(10, 0)], 0.5)``:
+    the run failed in a polygon's or path's constructor on the failing line, which KLayout gives
+    points, not tuples (a real a21 run: "expected argument of class DPoint, got tuple in
+    DPath.__init__"). A list of tuples written out gets each tuple made a point; another list
+    (a name, a comprehension) is converted item by item.
+
+    Returns the script and what was changed.
+    """
+    m = _POINT_LISTS.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    tree = parsed(code) if m and failing is not None else None
+    if tree is None:
+        return code, []
+    cls = m.group(2)
+    point = "DPoint" if cls.startswith("D") else "Point"
+    spans = set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and n.lineno <= failing <= n.end_lineno and n.args
+                and isinstance(n.func, ast.Attribute) and n.func.attr == cls and isinstance(n.func.value, ast.Name)):
+            continue
+        mod, arg = n.func.value.id, n.args[0]
+        if isinstance(arg, (ast.List, ast.Tuple)) and arg.elts and all(isinstance(e, ast.Tuple) and len(e.elts) == 2 for e in arg.elts):
+            for e in arg.elts:
+                if e.lineno == e.end_lineno:
+                    spans.add((e.lineno, e.col_offset, e.end_col_offset, f"{mod}.{point}{ast.unparse(e)}"))
+        elif arg.lineno == arg.end_lineno and not isinstance(arg, (ast.List, ast.Tuple)):
+            spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, f"[{mod}.{point}(*_q) for _q in {ast.unparse(arg)}]"))
+    if not spans:
+        return code, []
+    fixed = replace_spans(code, spans)
+    if parsed(fixed) is None:
+        return code, []
+    return fixed, [f"made the {cls}'s (x, y) tuples {point}s (KLayout's shapes take points)"]
+
+
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
 # at 0x...>", "<bound method Component.bbox of ...>"
 _METHOD_REPR = re.compile(r"<(?:built-in |bound )?method (?:[\w.]+\.)?(\w+) of ")
