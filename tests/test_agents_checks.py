@@ -1410,3 +1410,20 @@ def test_a_shape_given_tuples_for_points_gets_points(tmp_path):
         script.write_text(fixed)
         run = subprocess.run(["klayout", "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
         assert run.returncode == 0 and run.stdout.strip() in ("10.0", "4.0"), (fixed, run.stdout, run.stderr)
+
+
+def test_a_pdk_activated_after_the_first_component_or_never_imported_is_activated_first(tmp_path):
+    """A real composite request's candidates activated the PDK after building the MMI, or used gf
+    without importing it (the activation fix ran before the import was added): both get the
+    activation right after the import, and the script builds."""
+    late = ("import gdsfactory as gf\n\nc = gf.Component()\nref = c << gf.components.mmi1x2()\n"
+            "gf.gpdk.PDK.activate()\nprint(len(ref.ports))\n")
+    fixed, what = fixes.fix_pdk_activation(late, "sandbox")
+    assert fixed.startswith("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n") and fixed.count("activate()") == 1, fixed
+    assert "moved" in what
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "3", run.stderr[-800:]
+    unimported = "c = gf.components.mmi1x2()\nprint(len(c.ports))\n"
+    fixed, done = fixes.request_free_fixes(unimported, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
+    assert "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n" in fixed, (fixed, done)
+    assert fixes.fix_pdk_activation(fixed, "sandbox") == (fixed, None)

@@ -43,10 +43,36 @@ def fix_alias_import(code: str, mode: str) -> tuple[str, str | None]:
     return out, (f"replaced `{done[0]}` by `{IMPORTS[done[0].split()[-1]]}`" if done else None)
 
 
-def fix_pdk_activation(code: str, mode: str) -> tuple[str, str | None]:
-    """gdsfactory 9 builds nothing without an active PDK: add `gf.gpdk.PDK.activate()` after the import."""
-    if not needs_pdk_activation(code):
+def _activate_late(code: str) -> tuple[str, str | None]:
+    """A module-level ``gf.gpdk.PDK.activate()`` written after the script already built with gdsfactory
+    (a real composite request's candidate: ``c.add(gf.components.mmi1x2())`` first) moves to right
+    after the gdsfactory import."""
+    tree = parsed(code)
+    if tree is None:
         return code, None
+    imports = [st for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom))
+               and any((getattr(st, "module", None) or a.name).startswith("gdsfactory") for a in st.names)]
+    act = next((st for st in tree.body if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)
+                and ast.unparse(st.value.func).endswith("PDK.activate")), None)
+    if not imports or act is None:
+        return code, None
+    after = imports[0].end_lineno
+    aliases = {a.asname or a.name for st in imports if isinstance(st, ast.Import) for a in st.names}
+    used = [st for st in tree.body if after < st.lineno < act.lineno and not isinstance(st, (ast.Import, ast.ImportFrom))
+            and any(isinstance(n, ast.Name) and n.id in aliases for n in ast.walk(st))]
+    if not used or act.lineno != act.end_lineno:
+        return code, None
+    lines = code.splitlines(keepends=True)
+    line = lines.pop(act.lineno - 1)
+    lines.insert(after, line.lstrip())
+    return "".join(lines), f"moved `{line.strip()}` right after the gdsfactory import (it came after the first component)"
+
+
+def fix_pdk_activation(code: str, mode: str) -> tuple[str, str | None]:
+    """gdsfactory 9 builds nothing without an active PDK: add `gf.gpdk.PDK.activate()` after the import,
+    or move it there when the script activates only after building."""
+    if not needs_pdk_activation(code):
+        return _activate_late(code) if ".activate()" in code and "gdsfactory" in code else (code, None)
     m = re.search(r"^[ \t]*import\s+gdsfactory\s+as\s+(\w+)[ \t]*$", code, re.MULTILINE)
     if m:
         line = f"{m.group(1)}.gpdk.PDK.activate()"
@@ -501,6 +527,9 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, done = apply_fixes(code, mode)
     findings = findings_of(code)
     code, added = add_missing_imports(code, findings, mode)
+    if any("gdsfactory" in a for a in added):   # the import is there now: so must the PDK be
+        code, activated = fix_pdk_activation(code, mode)
+        done += [activated] if activated else []
     code, renamed = rename_reordered_keywords(code, findings)
     code, spelt = use_the_defined_spelling(code, findings)
     code, started = init_counters(code, findings)
