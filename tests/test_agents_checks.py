@@ -1427,3 +1427,17 @@ def test_a_pdk_activated_after_the_first_component_or_never_imported_is_activate
     fixed, done = fixes.request_free_fixes(unimported, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
     assert "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n" in fixed, (fixed, done)
     assert fixes.fix_pdk_activation(fixed, "sandbox") == (fixed, None)
+
+
+def test_a_component_given_to_add_is_added_as_a_reference(tmp_path):
+    """gdsfactory 9's Component.add takes instances: c.add(gf.components.mmi1x2()) failed with "'Cell'
+    object has no attribute 'instance'" in a real composite request's candidates. It becomes
+    add_ref, and the script builds; add of something else is left alone."""
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component()\nc.add(gf.components.mmi1x2())\n"
+            "print(len(c.insts))\n")
+    fixed, what = fixes.fix_component_added_as_reference(code, "sandbox")
+    assert "c.add_ref(gf.components.mmi1x2())" in fixed and what
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "1", run.stderr[-800:]
+    other = "s = set()\ns.add(max(1, 2))\n"
+    assert fixes.fix_component_added_as_reference(other, "sandbox") == (other, None)

@@ -164,6 +164,33 @@ def fix_star_import_of_klayout(code: str, mode: str) -> tuple[str, str | None]:
     return fixed, f"replaced `{ast.unparse(stars[0])}` by qualified pya names (a star import hides undefined names)"
 
 
+def fix_component_added_as_reference(code: str, mode: str) -> tuple[str, str | None]:
+    """``c.add(gf.components.mmi1x2())`` -> ``c.add_ref(gf.components.mmi1x2())``: gdsfactory 9's
+    ``Component.add`` takes instances, and a component fails with "'Cell' object has no attribute
+    'instance'" (a real composite request's candidates, two rounds). Only a component built in the
+    call itself (``gf.components.X(...)``, ``gf.c.X(...)``), so the fix is certain."""
+    if ".add(" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    from ...checks.static import _aliases
+
+    gf = {a for a, full in _aliases(tree).items() if full == "gdsfactory"}
+    spans = set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add"
+                and len(n.args) == 1 and not n.keywords and isinstance(n.args[0], ast.Call)):
+            continue
+        inner = attribute_chain(n.args[0].func)
+        if inner[1].__class__ is ast.Name and inner[1].id in gf and inner[0][:1] in (["components"], ["c"]):
+            end = n.func.end_col_offset
+            spans.add((n.func.end_lineno, end - len("add"), end, "add_ref"))
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), "Component.add(component) -> add_ref (add takes instances in gdsfactory 9)"
+
+
 def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
     """KLayout 0.28.5 cannot read gdsfactory 9's default GDS: interactive scripts write it with
     `with_metadata=False`."""
@@ -493,7 +520,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
     return code, "; ".join(done) or None
 
 
-FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
          fix_loop_variable_hiding_the_component)
 
