@@ -210,7 +210,7 @@ def test_the_report_database_module_is_imported_in_a_sandbox_script():
     assert fixes.add_missing_imports("PDK.activate()\n", pyflakes_check("PDK.activate()\n"), "sandbox")[1] == []
 
 
-def test_a_function_called_by_its_bare_name_gets_the_import_of_its_one_home():
+def test_a_function_called_by_its_bare_name_gets_the_import_of_its_one_home(tmp_path):
     """``find_peaks(...)`` with no import (a02, a15 of the advanced tier): SciPy's home only where the
     script runs in the engine's Python; a name that is read, not called (a misspelt loop variable),
     and a name two homes define are left to the revision. Real modules, and the fixed script runs."""
@@ -223,7 +223,7 @@ def test_a_function_called_by_its_bare_name_gets_the_import_of_its_one_home():
     assert sorted(added) == ["from collections import defaultdict", "from scipy.signal import find_peaks",
                              "from statistics import mean"]
     assert pyflakes_check(fixed) == []
-    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, timeout=120).returncode == 0
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, timeout=120).returncode == 0
     # KLayout's own Python has no SciPy: an interactive pya script gets only the standard library's homes
     pya_peaks = "import pya\nidx = find_peaks([1, 3, 1])\nby = defaultdict(list)\n"
     assert fixes.add_missing_imports(pya_peaks, pyflakes_check(pya_peaks), "interactive")[1] == \

@@ -545,6 +545,10 @@ def test_a_request_on_a_given_layout_file_gets_recipes_that_start_from_a_layout(
     assert reads_layout_file("Convert in.gds to OASIS as out.oas")
     assert reads_layout_file("count the shapes per layer", ["chip.oas"])
     assert not reads_layout_file("make a ring resonator and write ring.gds")
+    # the script's own file, checked after writing it (the composite LLM test got only a DRC recipe)
+    assert not reads_layout_file("create a 1x2 MMI splitter with gdsfactory and write it to mmi.gds, then check "
+                                 "that no shape on layer 1/0 of mmi.gds is narrower than 0.4 um")
+    assert reads_layout_file("check that no shape on layer 1/0 of chip.gds is narrower than 0.4 um, write drc.json")
     q = "write the layout in OASIS format with every cell and layer"
     found = cookbook.search_recipes(q, k=2, kind=("sandbox", "new"), starts_from_layout=True)
     assert len(found) == 2 and all(r.fixture for r in found), [(r.id, r.fixture) for r in found]

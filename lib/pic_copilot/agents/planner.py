@@ -117,11 +117,14 @@ _LAYOUT_FILE = re.compile(r"\.(gds|gds2|oas|gds\.gz)$", re.IGNORECASE)
 
 def reads_layout_file(prompt: str, inputs=()) -> bool:
     """True if the request works on a layout file it is given: a GDS/OASIS file among the run's
-    inputs, or one the words read ("of in.gds", "convert chip.gds to ...")."""
+    inputs, or one the words read ("of in.gds", "convert chip.gds to ...") and do not also ask the
+    script to write ("write it to mmi.gds, then check ... of mmi.gds" reads the script's own file)."""
     if any(_LAYOUT_FILE.search(str(i)) for i in inputs or ()):
         return True
+    written = set(requested_files(prompt, inputs))
     for m in _FILE.finditer(prompt):
-        if _LAYOUT_FILE.search(m.group(0)) and _READ_BEFORE.search(prompt[max(0, m.start() - 40):m.start()]):
+        if (_LAYOUT_FILE.search(m.group(0)) and m.group(0) not in written
+                and _READ_BEFORE.search(prompt[max(0, m.start() - 40):m.start()])):
             return True
     return False
 
