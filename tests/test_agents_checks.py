@@ -1441,3 +1441,31 @@ def test_a_component_given_to_add_is_added_as_a_reference(tmp_path):
     assert run.returncode == 0 and run.stdout.strip() == "1", run.stderr[-800:]
     other = "s = set()\ns.add(max(1, 2))\n"
     assert fixes.fix_component_added_as_reference(other, "sandbox") == (other, None)
+
+
+def test_a_klayout_iterator_loop_that_never_advances_is_found_and_advanced():
+    """A real m12 candidate's `while not walker.at_end():` never called walker.next() and ran into the
+    120 s limit in two rounds. The check finds it, the fix adds walker.next() as the body's last
+    statement, and the fixed script ends on a real layout with texts in a sub-cell."""
+    loop = ("table = []\nwalker = cell.begin_shapes_rec(layout.layer(10, 0))\nwhile not walker.at_end():\n"
+            "    if walker.shape().is_text():\n        table.append(walker.shape().text_string)\nprint(sorted(table))\n")
+    found, _ = checks.static_findings(loop, "interactive", interactive_pya=True)
+    assert [f["kind"] for f in found] == ["loop"] and "never calls walker.next()" in found[0]["message"]
+    fixed, done = fixes.request_free_fixes(loop, "interactive", lambda c: checks.static_findings(c, "interactive", interactive_pya=True)[0])
+    assert "        table.append(walker.shape().text_string)\n    walker.next()\nprint(" in fixed, fixed
+    assert checks.static_findings(fixed, "interactive", interactive_pya=True)[0] == []
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell, sub = layout.create_cell("TOP"), layout.create_cell("SUB")
+    sub.shapes(layout.layer(10, 0)).insert(kdb.Text("B", 0, 0))
+    cell.shapes(layout.layer(10, 0)).insert(kdb.Text("A", 0, 0))
+    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
+    out = {}
+    exec(compile(fixed.replace("print(sorted(table))", "out['t'] = sorted(table)"), "<f>", "exec"),
+         {"cell": cell, "layout": layout, "out": out})
+    assert out["t"] == ["A", "B"]
+    # a loop that advances, breaks or has its own continue: no finding, or no fix
+    assert checks.endless_iterator_loops("while not it.at_end():\n    it.next()\n") == []
+    assert checks.endless_iterator_loops("while not it.at_end():\n    break\n") == []
+    cont = "while not it.at_end():\n    if x:\n        continue\n    y = 1\n"
+    assert fixes.advance_iterator_loops(cont, checks.endless_iterator_loops(cont)) == (cont, [])

@@ -569,6 +569,8 @@ def test_the_static_check_accepts_every_verified_script():
     false = {str(f.relative_to(root)): [x["message"] for x in static.api_check(f.read_text(), idx) if x["severity"] == "error"]
              for f in files}
     assert {k: v for k, v in false.items() if v} == {}
+    # nor an endless iterator loop (every one of them advances its iterator)
+    assert [f for f in files if static.endless_iterator_loops(f.read_text())] == []
     # and it still finds what does not exist
     typo = "import gdsfactory as gf\nc = gf.Component()\nc.write_gdss('a.gds')\nxs = gf.cross_section.strip()\nxs.no_such_field\n"
     assert len([x for x in static.api_check(typo, idx) if x["severity"] == "error"]) == 2

@@ -1075,6 +1075,37 @@ def layer_number_check(code: str) -> list[dict]:
     return out
 
 
+def endless_iterator_loops(code: str) -> list[dict]:
+    """``while not it.at_end():`` whose body never calls ``it.next()``: KLayout's iterators (shapes,
+    instances, cells) advance only with next(), so the loop never ends; a real m12 candidate ran into
+    the 120 s limit in two rounds, each costing two minutes. The finding names the iterator
+    (``advance``) for :func:`pic_copilot.agents.fixes.advance_iterator_loops`."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    out = []
+    for loop in ast.walk(tree):
+        if not (isinstance(loop, ast.While) and isinstance(loop.test, ast.UnaryOp) and isinstance(loop.test.op, ast.Not)
+                and isinstance(loop.test.operand, ast.Call) and isinstance(loop.test.operand.func, ast.Attribute)
+                and loop.test.operand.func.attr == "at_end"):
+            continue
+        it = ast.unparse(loop.test.operand.func.value)
+        body = ast.Module(body=loop.body, type_ignores=[])
+        advanced = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "next"
+                       and ast.unparse(n.func.value) == it for n in ast.walk(body))
+        reassigned = any(isinstance(n, (ast.Assign, ast.AugAssign)) and it in {ast.unparse(t) for t in (
+            n.targets if isinstance(n, ast.Assign) else [n.target])} for n in ast.walk(body))
+        left = any(isinstance(n, (ast.Break, ast.Return, ast.Raise)) for n in ast.walk(body))
+        if advanced or reassigned or left:
+            continue
+        out.append({"kind": "loop", "severity": "error", "line": loop.lineno, "advance": it,
+                    "message": f"line {loop.lineno}: `while not {it}.at_end():` never calls {it}.next(), so the loop "
+                               f"never ends (KLayout's iterators advance only with next()): add {it}.next() as the "
+                               f"loop's last statement, or loop with `for ... in {it}.each()`."})
+    return out
+
+
 def static_findings(code: str, mode: str, index=None, checks: list[Check] | None = None,
                     interactive_pya: bool = False, observations: dict | None = None) -> tuple[list[dict], list[Check]]:
     """All static findings for a script, and the review checks for the LLM evaluator.
@@ -1091,5 +1122,6 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
     found += pyflakes_check(code, predefined)
     found += api_check(code, index, predefined, observations=observations)
     found += layer_number_check(code)
+    found += endless_iterator_loops(code)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review

@@ -451,6 +451,41 @@ def spread_layer_pairs(code: str, findings: list[dict]) -> tuple[str, list[str]]
     return replace_spans(code, spans), [f"layer(*{p}) ({p} is a (layer, datatype) pair)" for p in sorted(set(calls.values()))]
 
 
+def advance_iterator_loops(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``while not it.at_end(): ...`` without ``it.next()`` (see checks.static.endless_iterator_loops):
+    ``it.next()`` becomes the loop's last statement, when the body has no ``continue`` of its own
+    (which would skip it).
+
+    Returns the script and what was changed.
+    """
+    lines_of = {f["line"]: f["advance"] for f in findings if f.get("kind") == "loop" and f.get("advance")}
+    tree = parsed(code) if lines_of else None
+    if tree is None:
+        return code, []
+    src = code.splitlines(keepends=True)
+    inserts, done = [], []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.While) or loop.lineno not in lines_of:
+            continue
+        own = [n for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Continue)]
+        nested = [n for st in loop.body for m in ast.walk(st) if isinstance(m, (ast.For, ast.While))
+                  for n in ast.walk(m) if isinstance(n, ast.Continue)]
+        if len(own) > len(nested) or loop.orelse:
+            continue
+        last = loop.body[-1]
+        indent = src[loop.body[0].lineno - 1][:len(src[loop.body[0].lineno - 1]) - len(src[loop.body[0].lineno - 1].lstrip())]
+        inserts.append((last.end_lineno, f"{indent}{lines_of[loop.lineno]}.next()\n"))
+        done.append(f"added {lines_of[loop.lineno]}.next() at the end of the loop on line {loop.lineno} (it never advanced)")
+    for after, text in sorted(inserts, reverse=True):
+        if not src[after - 1].endswith("\n"):
+            src[after - 1] += "\n"
+        src.insert(after, text)
+    fixed = "".join(src)
+    if not inserts or parsed(fixed) is None:
+        return code, []
+    return fixed, done
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
