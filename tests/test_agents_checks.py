@@ -1469,3 +1469,23 @@ def test_a_klayout_iterator_loop_that_never_advances_is_found_and_advanced():
     assert checks.endless_iterator_loops("while not it.at_end():\n    break\n") == []
     cont = "while not it.at_end():\n    if x:\n        continue\n    y = 1\n"
     assert fixes.advance_iterator_loops(cont, checks.endless_iterator_loops(cont)) == (cont, [])
+
+
+def test_a_klayout_parameter_given_by_position_and_by_keyword_is_given_once(tmp_path):
+    """A real m07 candidate wrote metal.enclosing_check(via, int(round(MIN / layout.dbu)), whole_edges=True,
+    d=100): KLayout answers "Can't match arguments". The check finds d given twice in every overload,
+    the fix drops the keyword, and the script runs; a keyword past the positional ones stays."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("import klayout.db as pya\nly = pya.Layout()\ntop = ly.create_cell('T')\n"
+            "metal = pya.Region(pya.Box(0, 0, 1000, 1000))\nvia = pya.Region(pya.Box(100, 100, 900, 900))\n"
+            "short = metal.enclosing_check(via, int(round(0.2 / ly.dbu)), whole_edges=True, d=100)\nprint(short.count())\n")
+    find = lambda c: checks.static_findings(c, "sandbox", idx)[0]   # noqa: E731
+    found = find(code)
+    assert [f.get("given_twice") for f in found] == ["d"] and "gets 'd' twice" in found[0]["message"]
+    fixed, done = fixes.request_free_fixes(code, "sandbox", find)
+    assert "enclosing_check(via, int(round(0.2 / ly.dbu)), whole_edges=True)\n" in fixed and find(fixed) == []
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "4", run.stderr   # 0.1 um all round < 0.2 um
+    assert find("import klayout.db as pya\nr = pya.Region()\nprint(r.width_check(100, whole_edges=True))\n") == []

@@ -641,6 +641,11 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             names, var_kw = (set(names) | forwarded) - {"kwargs", "args"}, False
         if not names:
             continue
+        for kw in _given_twice(index, full, node):
+            findings.append({"kind": "api", "severity": "error", "line": node.lineno, "name": full, "suggestions": [],
+                             "given_twice": kw, "call": ast.unparse(node),
+                             "message": f"line {node.lineno}: {full}() gets {kw!r} twice, by position and as {kw}=: "
+                                        f"give it once (KLayout answers \"Can't match arguments\")."})
         for kw in node.keywords:
             if kw.arg and kw.arg not in names:
                 key = f"{full}({kw.arg}=)"
@@ -658,6 +663,35 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
     if observations:
         findings += port_check(tree, aliases, shadowed, index, observations)
     return findings
+
+
+def _positional_names(signature: str) -> list[str]:
+    """Parameter names in order from a KLayout signature, pya style ("(const Region other, unsigned
+    int d, bool whole_edges = false)") or stub style ("(d: int, whole_edges: Optional[bool]=...)")."""
+    m = re.search(r"\((.*)\)", signature)
+    if not m or not m.group(1).strip():
+        return []
+    out = []
+    for part in re.split(r",(?![^\[]*\])", m.group(1)):
+        head = part.split("=")[0].strip()
+        out.append(head.split(":")[0].strip() if ":" in head else (head.split() or [""])[-1])
+    return out
+
+
+def _given_twice(index, full: str, call: ast.Call) -> list[str]:
+    """Keywords of a KLayout method call that name a parameter its positional arguments already give,
+    in every overload that takes that many (``metal.enclosing_check(via, d_dbu, d=100)``, a real m07
+    candidate); [] when any overload could take them."""
+    if not full.startswith(("pya.", "klayout.db.")) or not call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return []
+    try:
+        rec = index.lookup(full) or {}
+    except Exception:  # noqa: BLE001
+        return []
+    sigs = [_positional_names(x) for x in rec.get("signatures") or [rec.get("signature") or ""]]
+    sigs = [x for x in sigs if len(x) >= len(call.args)]
+    n = len(call.args)
+    return [k.arg for k in call.keywords if k.arg and sigs and n and all(k.arg in x[:n] for x in sigs)]
 
 
 # ---------------------------------------------------------------------- observed port names

@@ -486,6 +486,37 @@ def advance_iterator_loops(code: str, findings: list[dict]) -> tuple[str, list[s
     return fixed, done
 
 
+def drop_keywords_given_twice(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``metal.enclosing_check(via, d_dbu, d=100)`` -> ``metal.enclosing_check(via, d_dbu)``: the API
+    check found a keyword naming a parameter the positional arguments already give; the keyword goes
+    (the positional value is the one the script computed in the parameter's units).
+
+    Returns the script and what was changed.
+    """
+    twice = {(f["call"], f["given_twice"]) for f in findings if f.get("kind") == "api" and f.get("given_twice")}
+    tree = parsed(code) if twice else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call) or not n.keywords:
+            continue
+        text = ast.unparse(n)
+        for i, k in enumerate(n.keywords):
+            if (text, k.arg) not in twice:
+                continue
+            before = n.keywords[i - 1] if i else n.args[-1]
+            start = offset(lines, before.end_lineno, before.end_col_offset)
+            end = offset(lines, k.end_lineno, k.end_col_offset)
+            edits.append((start, end, ""))
+            done.append(f"dropped {k.arg}= (given by position too)")
+    fixed = replace_ranges(code, edits)
+    if not edits or parsed(fixed) is None:
+        return code, []
+    return fixed, done
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
