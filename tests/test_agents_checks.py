@@ -1186,6 +1186,16 @@ def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     assert found["pya.Layout.get_cell"][0] == "pya.Layout.cell"
     assert checks.same_meaning(idx, "pya.Layout.create_layer")[:2] == ["pya.Layout.layer", "pya.Layout.insert_layer"]
     assert checks.same_meaning(idx, "pya.Cell.frobnicate") == []
+    # one word for it in the class: renamed without a round, and the script runs
+    fixed, done = fixes.request_free_fixes(code, "interactive", lambda c: checks.static_findings(
+        c, "interactive", idx, interactive_pya=True)[0])
+    assert ".insert(pya.Box(0, 0, 1, 1))" in fixed and "layout.cell('TOP')" in fixed and ".erase(None)" in fixed, fixed
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    exec(compile(fixed.replace("cell.shapes(layout.layer(1, 0)).erase(None)\n", ""), "<f>", "exec"),
+         {"layout": layout, "cell": cell, "pya": kdb})
+    assert layout.cell("U").shapes(layout.layer(1, 0)).size() == 1
 
 
 def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):

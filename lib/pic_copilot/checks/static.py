@@ -527,6 +527,11 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             return
         seen.add(key)
         sug = _suggest(index, full) if suggest else []
+        owner, _, attr = full.rpartition(".")
+        if suggest and (attr in VERB_SYNONYMS or attr.startswith("get_")) and "wrap_with" not in extra:
+            meant = same_meaning(index, full)
+            if len(meant) == 1:   # shapes.add -> shapes.insert: the class's one word for it
+                extra = {**extra, "rename_attribute": attr, "to": meant[0].rsplit(".", 1)[1]}
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
         if extra.get("wrap_with"):
             hint = f" A Region made of it has it: write {extra['wrap_with']}.{extra['attribute']}."

@@ -517,6 +517,29 @@ def drop_keywords_given_twice(code: str, findings: list[dict]) -> tuple[str, lis
     return fixed, done
 
 
+def use_the_classs_word(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``shapes.add(box)`` -> ``shapes.insert(box)``, ``layout.get_cell(n)`` -> ``layout.cell(n)``: the
+    API check found a verb borrowed from lists or a ``get_`` prefix where the class has exactly one
+    word for the same thing (``rename_attribute`` -> ``to``); the reads on that line are renamed.
+
+    Returns the script and what was changed.
+    """
+    renames = {(f["line"], f["rename_attribute"]): f["to"] for f in findings
+               if f.get("kind") == "api" and f.get("rename_attribute") and f.get("to")}
+    tree = parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    spans, done = set(), []
+    for n in ast.walk(tree):
+        to = renames.get((getattr(n, "lineno", 0), getattr(n, "attr", None))) if isinstance(n, ast.Attribute) else None
+        if to and n.end_lineno == n.lineno and isinstance(n.ctx, ast.Load):
+            spans.add((n.lineno, n.end_col_offset - len(n.attr.encode()), n.end_col_offset, to))
+            done.append(f"{n.attr} -> {to}")
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"{', '.join(dict.fromkeys(done))} (the class's own word)"]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 
