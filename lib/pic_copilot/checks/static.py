@@ -364,6 +364,13 @@ def _region_wrap(index, owner: str, node: ast.Attribute, aliases: dict[str, str]
     return {"wrap_receiver": receiver, "attribute": node.attr, "wrap_with": f"{alias}.Region({receiver})"}
 
 
+def _one_cell(types: dict[str, str]) -> str | None:
+    """The cell a layer's shapes are taken from: the bridge's ``cell``, else the script's one name of
+    type Cell; None when there are several or none."""
+    cells = sorted(n for n, t in types.items() if t.endswith(".Cell"))
+    return "cell" if "cell" in cells else cells[0] if len(cells) == 1 else None
+
+
 def _layer_region_wrap(index, node: ast.Attribute, origin: str, types: dict[str, str], aliases: dict[str, str],
                        shadowed: set[str]) -> dict:
     """The finding's fields when a Region method is asked of a layer index (``layout.layer(1, 0).area()``,
@@ -373,8 +380,7 @@ def _layer_region_wrap(index, node: ast.Attribute, origin: str, types: dict[str,
         return {}
     region = next((f"{alias}.Region" for root in ("pya", "klayout.db") if _has(index, f"{root}.Region.{node.attr}")
                    for alias in [_alias_of(aliases, shadowed, root)] if alias), None)
-    cells = sorted(n for n, t in types.items() if t.endswith(".Cell"))
-    cell = "cell" if "cell" in cells else cells[0] if len(cells) == 1 else None
+    cell = _one_cell(types)
     if region is None or cell is None:
         return {}
     receiver = ast.unparse(node.value)
@@ -459,7 +465,7 @@ def _region_of_a_layer_index(tree: ast.AST, types: dict[str, str], scalars: dict
     rounds (real a07 and m07 runs). The finding names the cell whose shapes are meant when the
     script has one (the bridge's ``cell``, or its one name of type Cell): ``cell.begin_shapes_rec(li)``,
     the cell with everything below it."""
-    cells = sorted(n for n, t in types.items() if t.endswith(".Cell"))
+    cell = _one_cell(types)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords):
             continue
@@ -473,7 +479,6 @@ def _region_of_a_layer_index(tree: ast.AST, types: dict[str, str], scalars: dict
         if t is not int:
             continue
         region, li = ast.unparse(node.func), ast.unparse(arg)
-        cell = "cell" if "cell" in cells else cells[0] if len(cells) == 1 else None
         shapes = f"{cell or '<cell>'}.begin_shapes_rec({li})"
         report(f"{region}({li})", node.lineno,
                f"{region}({li}): {li} is a layer index (an int), and a Region is made of shapes: write "
@@ -527,7 +532,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             return
         seen.add(key)
         sug = _suggest(index, full) if suggest else []
-        owner, _, attr = full.rpartition(".")
+        attr = full.rpartition(".")[2]
         if suggest and (attr in VERB_SYNONYMS or attr.startswith("get_")) and "wrap_with" not in extra:
             meant = same_meaning(index, full)
             if len(meant) == 1:   # shapes.add -> shapes.insert: the class's one word for it

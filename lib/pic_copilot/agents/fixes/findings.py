@@ -1,7 +1,11 @@
 """Fixes made from the static checks' findings: conventional aliases used but never imported,
 keywords whose words the model reordered, counters never started, ``**kwargs`` copied from a
 signature, PDK layer names written as variables, a method asked of the active cell that only the
-open layout has (or the other way round), the open layout looked up through an API that does not exist."""
+open layout has (or the other way round), the open layout looked up through an API that does not exist;
+and KLayout's types where another library's habit was written: a Region made of what has the method
+(shapes, a layer's index), a method read as a value, a box's sides, a (layer, datatype) pair, a verb
+the class calls otherwise, a bridge global asked of another, an iterator loop that never advances,
+a parameter given twice, a name that differs from a defined one only in case."""
 from __future__ import annotations
 
 import ast
