@@ -804,3 +804,21 @@ def test_a_time_budget_starts_no_candidate_that_would_end_after_it():
     out, io, reqs = run([fast, {"match": "Write the script", "content": fence("print('ok')\n")}],
                         prompt="print ok", config="full", time_budget_s=2.5)
     assert out.ok and len(reqs) == 2, out.message
+
+
+def test_the_time_budget_comes_from_the_settings_unless_the_request_has_its_own(tmp_path):
+    """600 s by default; the config key time_budget and PIC_COPILOT_TIME_BUDGET set it (0 = no limit),
+    a bad value is a clear error, and a request's own budget wins."""
+    from pic_copilot.config import load_settings
+
+    assert load_settings(env={}, path=tmp_path / "none.toml").time_budget_s == 600.0
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("time_budget = 120\n")
+    assert load_settings(env={}, path=cfg).time_budget_s == 120.0
+    assert load_settings(env={"PIC_COPILOT_TIME_BUDGET": "0"}, path=cfg).time_budget_s == 0.0
+    with pytest.raises(ValueError, match="time budget"):
+        load_settings(env={"PIC_COPILOT_TIME_BUDGET": "soon"}, path=cfg)
+    bad = "print(1 / 0)\n"
+    slow = {"match": "Write the script", "content": fence(bad), "chunk_chars": 2, "chunk_delay": 0.06}
+    out, io, reqs = run([slow], prompt="print ok", config="full", time_budget_s=0)
+    assert len(bodies(reqs, "Write the script")) == 3, "no limit: every candidate of round 1 is written"

@@ -26,6 +26,7 @@ Config file (TOML)::
     model = "some-model"
     max_rounds = 3
     mode = "interactive"
+    time_budget = 600      # seconds a request may take; then the best script so far (0 = no limit)
     timeout = 180          # seconds one LLM call may take in all (PIC_COPILOT_TIMEOUT)
     llm_port = 18765        # the embedded LLM server (PIC_COPILOT_LLM_PORT)
     endpoint_port = 0       # KLayout's endpoint for external agents, 0 = any free port
@@ -103,6 +104,10 @@ class Settings:
         max_retries: retries on 429, 5xx and connection errors.
         max_rounds: evaluator feedback rounds.
         mode: "interactive" (run on the open layout) or "sandbox".
+        time_budget_s: seconds a request may take before it ends with its best script so far
+            (no candidate is started that would end later; 0 = no limit). 600 s: basic and medium
+            requests end well before it with the embedded model, and a long composite one (about
+            100 s a candidate) answers after 10 minutes instead of 15.
         agents: per-agent overrides keyed by agent name.
         seed: sampling seed sent with every call (None = the server's choice).
         generator_databases: per domain ("layout", "drc", ...), the databases its generator
@@ -120,6 +125,7 @@ class Settings:
     max_retries: int = 3
     max_rounds: int = 3
     mode: str = "interactive"
+    time_budget_s: float = 600.0
     agents: dict[str, AgentModel] = field(default_factory=dict)
     seed: int | None = None
     generator_databases: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -144,6 +150,7 @@ class Settings:
             "provider": self.provider, "base_url": self.base_url, "model": self.model,
             "api_key_set": bool(self.api_key), "temperature": self.temperature,
             "max_tokens": self.max_tokens, "max_rounds": self.max_rounds, "mode": self.mode,
+            "time_budget_s": self.time_budget_s,
             "agents": {k: v.__dict__ for k, v in self.agents.items()},
             "generator_databases": {k: list(v) for k, v in self.generator_databases.items()},
         }
@@ -318,6 +325,13 @@ def load_settings(env: dict[str, str] | None = None, path: Path | None = None) -
         s = replace(s, seed=int(env["PIC_COPILOT_SEED"]))
     if env.get("PIC_COPILOT_MAX_ROUNDS"):
         s = replace(s, max_rounds=int(env["PIC_COPILOT_MAX_ROUNDS"]))
+    budget = env.get("PIC_COPILOT_TIME_BUDGET") or data.get("time_budget")
+    if budget is not None and budget != "":
+        try:
+            s = replace(s, time_budget_s=max(0.0, float(budget)))
+        except (TypeError, ValueError):
+            raise ValueError(f"the time budget (PIC_COPILOT_TIME_BUDGET / config 'time_budget') must be a number "
+                             f"of seconds, not {budget!r}") from None
     return s
 
 

@@ -152,10 +152,10 @@ class Request:
             e.g. the layout a benchmark task's setup prepared.
         previous_applied: the previous script changed the open layout (feedback continues from it):
             its change is undone before the revised script runs, so the revision replaces it.
-        time_budget_s: the seconds the designer gives the request (None = no limit): no candidate is
-            started that would, at the request's own pace so far, end after it; the request then
-            ends with the best script so far, not accepted, and says so. The first candidate is
-            always written.
+        time_budget_s: the seconds the designer gives the request (None = the settings' budget,
+            0 = no limit): no candidate is started that would, at the request's slowest candidate's
+            pace so far, end after it; the request then ends with the best script so far, not
+            accepted, and says so. The first candidate is always written.
     """
 
     id: str

@@ -642,11 +642,15 @@ class _Run:
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
 
+    def budget_s(self) -> float | None:
+        """The request's time budget: its own, else the settings' (0 or None: no limit)."""
+        return self.req.time_budget_s if self.req.time_budget_s is not None else self.settings.time_budget_s
+
     def over_budget(self, rnd: int, candidate: int) -> bool:
         """True (and the request stops with its best script so far) when one more candidate, taking
         as long as this request's slowest candidate so far, would end after the request's time
         budget; never before the first candidate exists."""
-        budget = self.req.time_budget_s
+        budget = self.budget_s()
         if not budget or not self.candidate_s:
             return False
         elapsed = time.monotonic() - self.started
@@ -770,7 +774,7 @@ class _Run:
         if self.llm_failure is not None:
             msg += f" (stopped early: the LLM failed: {self.llm_failure.kind}, {str(self.llm_failure)[:160]})"
         elif self.out_of_time and not ok:
-            msg += f" (stopped at the time budget of {self.req.time_budget_s:.0f} s)"
+            msg += f" (stopped at the time budget of {self.budget_s():.0f} s)"
         return self.finish(ok, script, rounds, rep, msg)
 
     def single_shot(self) -> Outcome:
