@@ -915,6 +915,9 @@ def test_a_name_looked_for_in_the_wrong_module_is_taken_from_the_module_that_has
     assert done == ["gf.routing.straight -> gf.components.straight (the name lives there)"]
     fixed, _ = fix("import gdsfactory as gf\nfrom gdsfactory import bend_euler, Component\nb = bend_euler()\n")
     assert "from gdsfactory import Component\nfrom gdsfactory.components import bend_euler\n" in fixed
+    # an object the index does not list: the package's modules say where it lives (a real m04 gf.PDK)
+    assert fix("import gdsfactory as gf\ngf.PDK.activate()\n") == (
+        "import gdsfactory as gf\ngf.gpdk.PDK.activate()\n", ["gf.PDK -> gf.gpdk.PDK (the name lives there)"])
     # a name no module has, or a script the check finds nothing in: nothing
     for code in ("import gdsfactory as gf\nx = gf.routing.no_such_router()\n",
                  "import gdsfactory as gf\ngf.write_gds(c, 'mmi.gds')\n",   # only a method of a class has the name

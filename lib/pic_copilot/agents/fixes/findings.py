@@ -560,7 +560,29 @@ def _home_of(name: str, suggestions: list[str]) -> str | None:
     for pref in _PREFERRED_HOMES:
         if any(h + "." == pref for h in homes):
             return pref[:-1]
+    if not homes:   # objects the index does not list (gdsfactory.gpdk.PDK): the package's own modules say
+        homes = _runtime_homes(package, leaf)
     return homes[0] if len(set(homes)) == 1 else None
+
+
+#: the modules of a package where a name written on the package itself most likely lives
+_SUBMODULES = {"gdsfactory": ("gpdk", "components", "routing", "cross_section", "path", "typings")}
+
+
+@functools.lru_cache(maxsize=64)
+def _runtime_homes(package: str, leaf: str) -> list[str]:
+    """The modules of ``package`` (see _SUBMODULES) that have ``leaf`` when imported: ``gf.PDK`` ->
+    ["gdsfactory.gpdk"] (a real m04 candidate wrote gf.PDK.activate())."""
+    import importlib
+
+    out = []
+    for sub in _SUBMODULES.get(package, ()):
+        try:
+            if hasattr(importlib.import_module(f"{package}.{sub}"), leaf):
+                out.append(f"{package}.{sub}")
+        except Exception:  # noqa: BLE001 - a module that does not import is no home
+            continue
+    return out
 
 
 def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, list[str]]:
