@@ -1502,3 +1502,23 @@ def test_a_klayout_parameter_given_by_position_and_by_keyword_is_given_once(tmp_
     run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "4", run.stderr   # 0.1 um all round < 0.2 um
     assert find("import klayout.db as pya\nr = pya.Region()\nprint(r.width_check(100, whole_edges=True))\n") == []
+
+
+def test_a_port_position_of_older_gdsfactory_is_its_center(tmp_path):
+    """A real m04 run failed on "'DPort' object has no attribute 'position'" in round 3: gdsfactory 9
+    calls it center. The failing line's read is renamed and the script runs."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.mmi1x2()\n"
+            "x, y = c.ports['o1'].position\nprint(x, y)\n")
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "object has no attribute 'position'" in run.stderr, run.stderr[-500:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr,
+                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+    fixed, done = fixes.use_the_ports_center(code, rep)
+    assert "x, y = c.ports['o1'].center\n" in fixed and done
+    script.write_text(fixed)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "-10.0 0.0", run.stderr[-500:]

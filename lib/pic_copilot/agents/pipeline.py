@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, repair_syntax, request_free_fixes,
                     restore_example_definitions,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
@@ -489,6 +489,8 @@ class _Run:
             script, done = unpack_points_by_coordinates(cand.script, rep)
         if not done:
             script, done = make_points_of_tuples(cand.script, rep)
+        if not done:
+            script, done = use_the_ports_center(cand.script, rep)
         if not done:
             return None
         self.progress("check", "; ".join(done))

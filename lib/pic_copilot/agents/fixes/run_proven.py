@@ -75,6 +75,34 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
 
 
 _MISSING_ATTR = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+#: what older gdsfactory versions and other tools call a port's centre (gdsfactory 9: ``port.center``)
+PORT_CENTER_NAMES = frozenset({"midpoint", "position", "location", "pos", "point"})
+
+
+def use_the_ports_center(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``port.position`` / ``port.midpoint`` -> ``port.center``: the run failed with "'DPort' object has
+    no attribute 'position'" (a real m04 run, round 3); gdsfactory 9 calls it ``center``. The failing
+    line's reads of that name are renamed (a call of it without arguments too).
+
+    Returns the script and what was changed.
+    """
+    m = _MISSING_ATTR.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    if not m or failing is None or m.group(1) not in ("Port", "DPort") or m.group(2) not in PORT_CENTER_NAMES:
+        return code, []
+    tree = parsed(code)
+    if tree is None:
+        return code, []
+    called = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call) and not n.args and not n.keywords}
+    spans = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and n.attr == m.group(2) and n.lineno == failing and n.end_lineno == failing:
+            call = called.get(id(n))
+            end = call.end_col_offset if call is not None and call.end_lineno == failing else n.end_col_offset
+            spans.add((failing, n.value.end_col_offset, end, ".center"))
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"port.{m.group(2)} -> port.center (gdsfactory 9's name)"]
 
 
 def _bounding_box_has(type_name: str, attr: str) -> bool:
