@@ -1199,6 +1199,10 @@ def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     exec(compile(fixed.replace("cell.shapes(layout.layer(1, 0)).erase(None)\n", ""), "<f>", "exec"),
          {"layout": layout, "cell": cell, "pya": kdb})
     assert layout.cell("U").shapes(layout.layer(1, 0)).size() == 1
+    # gdsfactory's Component.info is a property, not a method: suggested, never renamed into info()
+    gf_code = "import gdsfactory as gf\nc = gf.Component()\nprint(c.get_info())\n"
+    gf_found = checks.static_findings(gf_code, "sandbox", idx)[0]
+    assert gf_found[0]["suggestions"][0] == "gdsfactory.Component.info" and "rename_attribute" not in gf_found[0]
 
 
 def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):

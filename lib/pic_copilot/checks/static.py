@@ -533,7 +533,8 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         seen.add(key)
         sug = _suggest(index, full) if suggest else []
         attr = full.rpartition(".")[2]
-        if suggest and (attr in VERB_SYNONYMS or attr.startswith("get_")) and "wrap_with" not in extra:
+        if (suggest and (attr in VERB_SYNONYMS or attr.startswith("get_")) and "wrap_with" not in extra
+                and full.startswith(("pya.", "klayout.db."))):   # KLayout's are methods; gdsfactory's info is a property
             meant = same_meaning(index, full)
             if len(meant) == 1:   # shapes.add -> shapes.insert: the class's one word for it
                 extra = {**extra, "rename_attribute": attr, "to": meant[0].rsplit(".", 1)[1]}
