@@ -492,6 +492,39 @@ def test_component_sizes_the_designer_never_gave_are_dropped_for_the_defaults():
     assert drop_invented_parameters(sized, "Two 60 um long straights, 60 um apart.", idx) == (sized, None)
 
 
+def test_a_decimal_the_designer_gave_a_quantity_replaces_the_examples_number():
+    """A real m05 answer kept a worked example's ``NG = 4.2`` under "group index 3.4" through a
+    revision told so; the manual's parameter description names the quantity."""
+    from pic_copilot.agents.binding import bind_documented_decimals, quantity_words
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    request = ("Simulate an MZI of ideal couplers. Waveguides: effective index 2.34 and group index 3.4 at 1.55 um, "
+               "no loss; sweep 1.50 to 1.60 um.")
+    assert quantity_words(request, request.find("3.4")) == ["group", "index"]
+    assert quantity_words(request, request.find("2.34")) == ["effective", "index"]
+    unpacked = ("import sax\nNEFF, NG = 2.34, 4.2\n"
+                "def wg(wl=1.55, length=10.0):\n    return sax.models.straight(wl=wl, length=length, neff=NEFF, ng=NG)\n")
+    out, what = bind_documented_decimals(unpacked, request, idx)
+    assert "NEFF, NG = 2.34, 3.4\n" in out and "group index" in what and "4.2" in what
+    settings = ('import sax\nWG = {"neff": 2.4, "ng": 4.2}\n'   # a settings dict, the model only named
+                'circuit, _ = sax.circuit(netlist={}, models={"wg": sax.models.straight})\n')
+    assert 'WG = {"neff": 2.34, "ng": 3.4}' in bind_documented_decimals(settings, request, idx)[0]
+    own = "import sax\ndef straight(wl, length, neff=2.34, ng=4.2):\n    return {}\n"   # hand-written: sax's ng
+    assert "ng=3.4" in bind_documented_decimals(own, request, idx)[0]
+    assert "group_index = 3.4" in bind_documented_decimals("group_index = 4.2\n", request, idx)[0]
+    # no change: the value is used already, the quantity has two numbers, or nothing names it
+    done = unpacked.replace("4.2", "3.4")
+    assert bind_documented_decimals(done, request, idx) == (done, None)
+    two = "import sax\na = sax.models.straight(ng=4.2)\nb = sax.models.straight(ng=4.3)\n"
+    assert bind_documented_decimals(two, request, idx) == (two, None)
+    unnamed = "import numpy as np\nx = 4.2\n"
+    assert bind_documented_decimals(unnamed, request, idx) == (unnamed, None)
+    # a number the request itself wrote is never overwritten: it may be the other quantity's
+    swapped = "import sax\ns = sax.models.straight(neff=2.34, ng=2.34)\n"
+    assert bind_documented_decimals(swapped, request, idx) == (swapped, None)
+
+
 def test_placement_numbers_are_never_offered_to_the_binder():
     """A pitch or an offset places copies; it is no device parameter (a real m02 run bound the
     60/40 um pitches to ring_single's length_x/length_y)."""

@@ -18,7 +18,8 @@ from ..llm.agent import Agent
 from ..checks.static import _aliases, _dotted
 import re
 
-from .evaluator import _VALUE, requested_values
+from .evaluator import _VALUE, decimals_at, numeric_literals, requested_values, uses_value
+from .fixes import source as fixes_source
 from .fixes.source import offset
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
@@ -246,3 +247,157 @@ def bind(agent: Agent, client, request: str, script: str, index, cancel=None) ->
     return None
 
 
+
+
+#: words before a number that say nothing about what it is ("group index of 3.4", "a coupling is 0.5")
+_FILLER = {"a", "an", "the", "of", "is", "are", "be", "to", "with", "and", "or", "at", "set", "use", "using",
+           "its", "their", "each", "all", "both", "equal", "equals", "value", "values", "should", "must", "=", "~"}
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*|[=~]")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def quantity_words(request: str, start: int, reach: int = 3) -> list[str]:
+    """What a number at ``start`` of ``request`` quantifies: up to ``reach`` words right before it
+    in the same clause, fillers dropped ("Waveguides: effective index 2.34 and group index 3.4"
+    gives ["effective", "index"] for 2.34 and ["group", "index"] for 3.4)."""
+    clause = re.split(r"[,;:()\[\]]|\d|\band\b|\bor\b|\bwith\b", request[:start])[-1]
+    words = [w.lower() for w in _WORD.findall(clause)][-reach:]
+    return [w for w in words if w not in _FILLER]
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an identifier (``group_index``, ``groupIndex`` -> {group, index})."""
+    return {w.lower() for w in re.split(r"[_\W]+", _CAMEL.sub("_", name)) if w}
+
+
+def _parameter_docs(index, name: str) -> list[tuple[str, str]]:
+    """(parameter, description) pairs the manual gives for the function ``name``."""
+    try:
+        meta = retrieve.retrieval.get_api_details(name, observed=False).get("metadata") or {}
+    except Exception:  # noqa: BLE001 - a description is a help, not a need
+        return []
+    return [(str(p["name"]), str(p["description"])) for p in meta.get("parameters") or []
+            if isinstance(p, dict) and p.get("name") and p.get("description")]
+
+
+def documented_parameters(tree: ast.Module, index, most: int = 5) -> dict[str, list[str]]:
+    """Parameter name -> the descriptions the manuals give it: of every documented function the
+    script calls or names (``ng`` of ``sax.models.straight``: "The Group refractive index at the
+    center wavelength"), and for a parameter name of the script's own functions, of up to ``most``
+    functions of the tools it imports that take a parameter of that name (a hand-written
+    ``def straight(wl, length, neff=2.34, ng=4.2)`` model means what sax's ``ng`` means)."""
+    aliases = _aliases(tree)
+    out: dict[str, list[str]] = {}
+    seen = set()
+    for node in ast.walk(tree):
+        parts = _dotted(node) if isinstance(node, ast.Attribute) or isinstance(node, ast.Name) and node.id in aliases else None
+        if not parts:
+            continue
+        rec = index.lookup(".".join([aliases.get(parts[0], parts[0]), *parts[1:]]))
+        name = (rec.get("alias_of") or rec["name"]) if rec else None
+        if name and name not in seen:
+            seen.add(name)
+            for param, desc in _parameter_docs(index, name):
+                out.setdefault(param, []).append(desc)
+    own = {a.arg for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.Lambda)) for a in ast.walk(f.args)
+           if isinstance(a, ast.arg)} - set(out)
+    tools = {full.split(".")[0] for full in aliases.values()}
+    if own and tools:
+        found = 0
+        for name in index.names():
+            if found >= most:
+                break
+            if name.split(".")[0] in tools and own & set(index.params(name) or []):
+                found += 1
+                for param, desc in _parameter_docs(index, name):
+                    if param in own:
+                        out.setdefault(param, []).append(desc)
+    return out
+
+
+def _names_meaning(words: list[str], tree: ast.Module, docs: dict[str, list[str]]) -> set[str]:
+    """The lower-cased names in a script (variables, keywords, dict keys, parameters) that mean
+    the quantity ``words`` says: a documented parameter whose description has every word, or an
+    identifier made of those words."""
+    if not words:
+        return set()
+    wanted = set(words)
+    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    named |= {k.arg for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg}
+    named |= {k.value for d in ast.walk(tree) if isinstance(d, ast.Dict) for k in d.keys
+              if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    out = set()
+    for name in named:
+        described = any(wanted <= {w.lower() for w in _WORD.findall(d)} for d in docs.get(name, []))
+        if described or _name_words(name) == wanted:
+            out.add(name.lower())
+    return out
+
+
+def _number_sites(tree: ast.Module, names: set[str]) -> list[ast.Constant]:
+    """The number literals a script gives the names ``names`` (lower-cased): ``ng=4.2``,
+    ``NG = 4.2`` and ``NEFF, NG = 2.4, 4.2``, ``{"ng": 4.2}``, ``def f(ng=4.2)``, and through one
+    variable (``ng=NG`` with ``NG = 4.2``)."""
+    tied = set(names)
+    for node in ast.walk(tree):   # ng=X, {"ng": X}: X means the same
+        pairs = [(node.arg, node.value)] if isinstance(node, ast.keyword) and node.arg else []
+        if isinstance(node, ast.Dict):
+            pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        tied |= {v.id.lower() for k, v in pairs if k.lower() in names and isinstance(v, ast.Name)}
+
+    def number(v: ast.AST) -> bool:
+        return isinstance(v, ast.Constant) and type(v.value) in (int, float)
+
+    sites = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg and node.arg.lower() in tied and number(node.value):
+            sites.append(node.value)
+        elif isinstance(node, ast.Dict):
+            sites += [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
+                      and isinstance(k.value, str) and k.value.lower() in tied and number(v)]
+        elif isinstance(node, ast.arguments):
+            args = node.posonlyargs + node.args
+            pairs = list(zip(args[len(args) - len(node.defaults):], node.defaults)) + list(zip(node.kwonlyargs, node.kw_defaults))
+            sites += [d for a, d in pairs if d is not None and a.arg.lower() in tied and number(d)]
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            t, v = node.targets[0], node.value
+            pairs = [(t, v)] if isinstance(t, ast.Name) else (
+                list(zip(t.elts, v.elts)) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else [])
+            sites += [val for tgt, val in pairs if isinstance(tgt, ast.Name) and tgt.id.lower() in tied and number(val)]
+    return sites
+
+
+def bind_documented_decimals(script: str, request: str, index) -> tuple[str, str | None]:
+    """A number with a fraction the designer gave for a named quantity ("group index 3.4") that the
+    script never uses, written where the script sets that quantity to another number: a small model
+    adapting a worked example keeps the example's values (a real m05 answer kept ``NG = 4.2`` under
+    "group index 3.4" through a revision that was told so). The quantity is found by the words right
+    before the number: a parameter of a function the script calls whose manual description has them
+    all (``ng``: "The Group refractive index"), or a name made of them (``group_index``). Nothing
+    changes when the script gives that quantity several different numbers, or one the request wrote.
+
+    Returns the script and what was set (None when nothing was).
+    """
+    wanted = decimals_at(request)
+    tree = fixes_source.parsed(script) if wanted else None
+    if tree is None:
+        return script, None
+    numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)])
+    given = [float(x) for x in _ANY_NUMBER.findall(request)]
+    docs = None
+    spans, said = [], []
+    for text, value, start in wanted:
+        if uses_value(numbers, value):
+            continue
+        if docs is None:
+            docs = documented_parameters(tree, index) if index is not None else {}
+        words = quantity_words(request, start)
+        names = _names_meaning(words, tree, docs)
+        sites = _number_sites(tree, names) if names else []
+        if not sites or len({float(s.value) for s in sites}) != 1 or uses_value(set(given), float(sites[0].value)):
+            continue
+        spans += [(s.lineno, s.col_offset, s.end_col_offset, text) for s in sites if s.lineno == s.end_lineno]
+        said.append(f"{'/'.join(sorted(names))} = {text} (the designer's {' '.join(words)}; the script had {sites[0].value!r})")
+    if not spans:
+        return script, None
+    return fixes_source.replace_spans(script, spans), "set " + ", ".join(said)

@@ -310,13 +310,19 @@ def requested_decimals(prompt: str) -> list[tuple[str, float]]:
     group index 3.4", "density below 0.2"), as (text, value): a decimal is rarely incidental, so it
     should reach the script. Not those of an enumeration the script may compute ("0.30, 0.35, ...,
     0.60 µm"); numbers with a length unit are :func:`requested_values`'."""
+    return [(text, value) for text, value, _ in decimals_at(prompt)]
+
+
+def decimals_at(prompt: str) -> list[tuple[str, float, int]]:
+    """:func:`requested_decimals` with where each starts in ``prompt`` (its words before say what it is)."""
     with_unit = {m.start(1) for m in _VALUE.finditer(prompt)}
     out = []
     for sent in re.split(r"(?<=[.;:!?])\s+", prompt):
         if _ELLIPSIS.search(sent):
             continue
         offset = prompt.find(sent)
-        out += [(m.group(1), float(m.group(1))) for m in _DECIMAL.finditer(sent) if offset + m.start(1) not in with_unit]
+        out += [(m.group(1), float(m.group(1)), offset + m.start(1)) for m in _DECIMAL.finditer(sent)
+                if offset + m.start(1) not in with_unit]
     return out
 
 
@@ -344,6 +350,18 @@ def _tree_constants(tree: ast.AST) -> list:
     return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
 
 
+def numeric_literals(consts: list) -> set[float]:
+    """The numbers among a script's literal values (``True`` is not one)."""
+    return {float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def uses_value(numbers: set[float], v: float) -> bool:
+    """Whether a requested number is among a script's ``numbers``: in um, nm or mm, or halved (a
+    centred box spans -v/2..v/2)."""
+    return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
+               for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
+
+
 def missing_values(prompt: str, script: str) -> dict | None:
     """Revise when a length the designer asked for appears nowhere in the script (in um, nm or dbu),
     or a number with a fraction they wrote does not (see :func:`requested_decimals`).
@@ -355,11 +373,8 @@ def missing_values(prompt: str, script: str) -> dict | None:
     consts = _constants(script) if wanted else None
     if consts is None:
         return None
-    numbers = {float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    def present(v: float) -> bool:   # in um, nm or mm, or halved (a centred box spans -v/2..v/2)
-        return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
-                   for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
-    missing = list(dict.fromkeys(text for text, v in wanted if not present(v)))
+    numbers = numeric_literals(consts)
+    missing = list(dict.fromkeys(text for text, v in wanted if not uses_value(numbers, v)))
     if not missing:
         return None
     return decision("revise", "programmer",

@@ -394,10 +394,11 @@ class _Run:
             script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
             script, invented = binding.drop_invented_parameters(script, self.words, self.symbols())
+            script, documented = binding.bind_documented_decimals(script, self.words, self.symbols())
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
             fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
-                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, variant)
+                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, documented, variant)
                         if w] + fixed)
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
