@@ -1205,6 +1205,38 @@ def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     assert gf_found[0]["suggestions"][0] == "gdsfactory.Component.info" and "rename_attribute" not in gf_found[0]
 
 
+def test_set_operations_called_as_methods_become_the_regions_operators(tmp_path):
+    """Real a07 candidates wrote ``silicon.xor(mask)`` and ``mask.grow(500)`` (shapely's words); KLayout
+    0.28.5's Region has ``^`` and ``sized``. pip's klayout 0.30 has Region.xor, so for a script that runs
+    in KLayout the pya manual decides; the fixed script runs in the real application."""
+    from kl import KLAYOUT, run_batch
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("li1 = layout.layer(1, 0)\nli2 = layout.layer(2, 0)\ncell.shapes(li1).insert(pya.Box(0, 0, 1000, 1000))\n"
+            "cell.shapes(li2).insert(pya.Box(500, 0, 1500, 1000))\n"
+            "si = pya.Region(cell.begin_shapes_rec(li1))\nmask = pya.Region(cell.begin_shapes_rec(li2))\n"
+            "x = si.xor(mask)\nu = si.union(mask).merged()\ng = mask.grow(100) - si\n"
+            "print(x.area(), u.area(), g.area())\n")
+    found = {f["name"]: f for f in checks.static_findings(code, "interactive", idx, interactive_pya=True)[0] if f["kind"] == "api"}
+    assert found["pya.Region.xor"]["operator"] == "^" and "write (a ^ b)" in found["pya.Region.xor"]["message"]
+    assert found["pya.Region.union"]["operator"] == "+"
+    assert found["pya.Region.grow"]["rename_attribute"] == "grow" and found["pya.Region.grow"]["to"] == "sized"
+    # in the sandbox, pip's klayout.db 0.30 has Region.xor: no finding there
+    sandbox = "import klayout.db as kdb\na = kdb.Region()\nb = a.xor(kdb.Region())\n"
+    assert not [f for f in checks.static_findings(sandbox, "sandbox", idx)[0] if f["kind"] == "api"]
+    fixed, done = fixes.request_free_fixes(code, "interactive", lambda c: checks.static_findings(
+        c, "interactive", idx, interactive_pya=True)[0])
+    assert "x = (si ^ mask)" in fixed and "u = (si + mask).merged()" in fixed and "mask.sized(100) - si" in fixed, fixed
+    assert not [f for f in checks.static_findings(fixed, "interactive", idx, interactive_pya=True)[0] if f["kind"] == "api"]
+    if KLAYOUT is None:
+        pytest.skip("no KLayout application")
+    runner = tmp_path / "run.py"
+    runner.write_text("import pya\nlayout = pya.Layout()\ncell = layout.create_cell('TOP')\n" + fixed)
+    run = run_batch(runner, tmp_path)
+    assert run.returncode == 0 and run.stdout.split() == ["1000000", "1500000", "840000"], run.stdout + run.stderr
+
+
 def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):
     """A real m08 run failed twice on "'DataFrame' object has no attribute 'append'": the failing
     line's append becomes pd.concat with the row as a one-row frame, and the script runs."""

@@ -172,7 +172,18 @@ def _param_names(params) -> tuple[set[str], bool] | None:
 #: (``shapes.add(box)`` / ``shapes.append(box)`` for ``shapes.insert(box)``; ``remove`` for ``erase``)
 VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",), "put": ("insert",),
                  "remove": ("erase", "delete"), "delete": ("erase", "delete"), "del": ("erase",),
-                 "length": ("size", "count"), "len": ("size", "count"), "num": ("size", "count")}
+                 "length": ("size", "count"), "len": ("size", "count"), "num": ("size", "count"),
+                 # shapely's and other tools' words for growing a polygon set (Region.sized(d))
+                 "grow": ("sized",), "grown": ("sized",), "expand": ("sized",), "expanded": ("sized",),
+                 "dilate": ("sized",), "buffer": ("sized",), "inflate": ("sized",), "offset": ("sized",)}
+
+
+#: set operations a small model calls as methods (shapely's ``a.union(b)``, ``a.xor(b)``) where KLayout's
+#: Region, Edges and Texts have operators (``a + b``, ``a ^ b``), with the method each operator is
+OPERATOR_METHODS = {"xor": "^", "xor_": "^", "symmetric_difference": "^", "union": "+", "or_": "+", "join": "+",
+                    "intersection": "&", "intersect": "&", "difference": "-", "subtract": "-", "minus": "-",
+                    "diff": "-"}
+OPERATOR_DUNDERS = {"^": "__xor__", "+": "__add__", "&": "__and__", "-": "__sub__"}
 
 
 #: a box's sides under other libraries' names (gdsfactory's xmin, shapely's minx); KLayout's Box and
@@ -389,7 +400,7 @@ def _layer_region_wrap(index, node: ast.Attribute, origin: str, types: dict[str,
 
 
 def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict[str, str], shadowed: set[str],
-                             index, report) -> None:
+                             index, report, exists=None) -> None:
     """Attributes asked of what a KLayout method returned, when that value lacks them:
     ``layout.layer(1, 0).bbox()`` (a layer index is an int), ``li = layout.layer(1, 0)`` then
     ``li.bbox()``, ``cell.dbbox().area2()``. Names assigned once from such a call get its type
@@ -430,7 +441,7 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
                        f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False,
                        **(_layer_region_wrap(index, node, origin, types, aliases, shadowed) if t is int else {}))
         elif isinstance(t, str) and isinstance(value, ast.Call):
-            if not _has(index, f"{t}.{node.attr}") and not _exists_at_runtime(t, node.attr):
+            if not _has(index, f"{t}.{node.attr}") and not (exists or _exists_at_runtime)(t, node.attr):
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
                        **_region_wrap(index, t, node, aliases, shadowed))
     _region_of_a_layer_index(tree, types, scalars, aliases, shadowed, index, report)
@@ -538,7 +549,13 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             meant = same_meaning(index, full)
             if len(meant) == 1:   # shapes.add -> shapes.insert: the class's one word for it
                 extra = {**extra, "rename_attribute": attr, "to": meant[0].rsplit(".", 1)[1]}
+        owner = full.rpartition(".")[0]
+        op = OPERATOR_METHODS.get(attr)
+        if suggest and op and not extra and _has_strictly(index, f"{owner}.{OPERATOR_DUNDERS[op]}"):
+            extra = {"operator_attribute": attr, "operator": op}   # region.xor(other) -> region ^ other
         hint = f" Did you mean: {', '.join(sug)}?" if sug else ""
+        if extra.get("operator"):
+            hint = f" {owner.rpartition('.')[2]} has an operator for it: write (a {op} b), not a.{attr}(b)."
         if extra.get("wrap_with"):
             hint = f" A Region made of it has it: write {extra['wrap_with']}.{extra['attribute']}."
         findings.append({"kind": "api", "severity": "error", "line": line, "name": full, "suggestions": sug,
@@ -567,7 +584,16 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
     types = _infer_types(tree, aliases, shadowed, index)
     globals_typed = {n: t for n, t in BRIDGE_GLOBAL_TYPES.items() if n in predefined and n not in shadowed and n not in types}
     types.update(globals_typed)
-    _returned_value_findings(tree, types, aliases, shadowed, index, report)
+    in_klayout = "pya" in predefined   # the script runs in the KLayout application the pya manual documents
+
+    def exists(parent: str, attr: str) -> bool | str:
+        """An index miss confirmed by importing; but a member missing from a documented pya class is
+        missing: pip's newer klayout.db has more (``Region.xor`` is not in KLayout 0.28.5)."""
+        if in_klayout and parent.startswith("pya.") and parent.count(".") == 1 and index.members(parent):
+            return False
+        return _exists_at_runtime(parent, attr)
+
+    _returned_value_findings(tree, types, aliases, shadowed, index, report, exists)
     for node in attr_nodes:
         if id(node) in inner:
             continue  # only the longest chain
@@ -587,7 +613,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
             if _has(index, name):
                 continue
             parent = ".".join(full_parts[:i - 1])
-            found = _exists_at_runtime(parent, full_parts[i - 1])
+            found = exists(parent, full_parts[i - 1])
             if found is DELEGATES:   # kfactory's Component hands unknown names to its KLayout cell
                 found = any(x.rsplit(".", 1)[-1] == full_parts[i - 1] for x in _suggest(index, name))
             if found:

@@ -13,7 +13,7 @@ Four families, one module each:
 :mod:`.source` holds the editing helpers they share.
 """
 from .findings import (SANDBOX_IMPORTS, add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups,
-                       drop_undefined_unpacking, init_counters, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word,
+                       drop_undefined_unpacking, init_counters, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        pdk_layer_names, quote_pdk_layer_names, rename_reordered_keywords, restore_example_definitions, use_the_global_that_has_it,
                        use_the_module_that_has_it)
 from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
@@ -30,5 +30,5 @@ __all__ = ["FIXES", "advance_iterator_loops", "ask_the_bounding_box", "concat_in
            "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_pdk_activation",
            "fix_pya_import_in_klayout", "fix_star_import_of_klayout", "fix_whole_floats_in_range", "fix_write_gds_metadata", "init_counters", "make_points_of_tuples", "make_regions_for_region_methods", "make_regions_of_shapes", "name_the_new_layer", "output_renames", "pdk_layer_names",
            "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",
-           "rename_reordered_keywords", "repair_syntax", "restore_example_definitions", "spread_layer_pairs", "request_free_fixes", "unpack_points_by_coordinates", "unscale_column", "use_the_bare_global", "use_the_box_sides", "use_the_classs_word", "use_the_defined_spelling", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant", "use_the_ports_center",
+           "rename_reordered_keywords", "repair_syntax", "restore_example_definitions", "spread_layer_pairs", "request_free_fixes", "unpack_points_by_coordinates", "unscale_column", "use_the_bare_global", "use_the_box_sides", "use_the_classs_word", "use_the_defined_spelling", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant", "use_the_operator", "use_the_ports_center",
            "write_json_values_plainly", "write_layout_by_suffix"]

@@ -544,6 +544,33 @@ def use_the_classs_word(code: str, findings: list[dict]) -> tuple[str, list[str]
     return replace_spans(code, spans), [f"{', '.join(dict.fromkeys(done))} (the class's own word)"]
 
 
+def use_the_operator(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``a.xor(b)`` -> ``(a ^ b)``, ``a.union(b)`` -> ``(a + b)``: the API check found a set operation
+    called as a method (shapely's habit) on a KLayout class that has an operator for it
+    (``operator_attribute`` -> ``operator``); every such one-argument call on that line is rewritten.
+
+    Returns the script and what was changed.
+    """
+    ops = {(f["line"], f["operator_attribute"]): f["operator"] for f in findings
+           if f.get("kind") == "api" and f.get("operator_attribute") and f.get("operator")}
+    tree = parsed(code) if ops else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and len(n.args) == 1 and not n.keywords):
+            continue
+        op = ops.get((n.lineno, n.func.attr))
+        if op and not isinstance(n.args[0], ast.Starred):
+            text = f"({ast.get_source_segment(code, n.func.value)} {op} {ast.get_source_segment(code, n.args[0])})"
+            edits.append((offset(lines, n.lineno, n.col_offset), offset(lines, n.end_lineno, n.end_col_offset), text))
+            done.append(f"{n.func.attr}() -> {op}")
+    if not edits:
+        return code, []
+    return replace_ranges(code, edits), [f"{', '.join(dict.fromkeys(done))} (the class's operator)"]
+
+
 #: where a factory a script looks for in the wrong module most likely lives (first wins)
 _PREFERRED_HOMES = ("gdsfactory.components.",)
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
-                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word,
+                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
@@ -574,7 +574,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, advanced = advance_iterator_loops(code, findings)
     code, once = drop_keywords_given_twice(code, findings)
     code, words = use_the_classs_word(code, findings)
-    once += words
+    code, operators = use_the_operator(code, findings)
+    once += words + operators
     pairs += advanced + once
     sides += pairs
     code, imports = drop_imports_that_break_the_script(code, mode, findings)
