@@ -4,6 +4,7 @@ and acceptance by evidence (the output contract) instead of an LLM judge."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -523,6 +524,13 @@ def test_a_decimal_the_designer_gave_a_quantity_replaces_the_examples_number():
     # a number the request itself wrote is never overwritten: it may be the other quantity's
     swapped = "import sax\ns = sax.models.straight(neff=2.34, ng=2.34)\n"
     assert bind_documented_decimals(swapped, request, idx) == (swapped, None)
+    # a script that does what its request says is never changed (every reference solution)
+    import tomllib
+    root = Path(__file__).resolve().parents[1] / "benchmark" / "tasks"
+    changed = {t.name: bind_documented_decimals((t / "solution.py").read_text(),
+                                                tomllib.loads((t / "task.toml").read_text())["prompt"], idx)[1]
+               for t in sorted(root.iterdir()) if (t / "solution.py").exists()}
+    assert len(changed) > 40 and {k: v for k, v in changed.items() if v} == {}
 
 
 def test_placement_numbers_are_never_offered_to_the_binder():
