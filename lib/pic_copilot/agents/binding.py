@@ -19,8 +19,7 @@ from ..checks.static import _aliases, _dotted
 import re
 
 from .evaluator import _VALUE, decimals_at, numeric_literals, requested_values, uses_value
-from .fixes import source as fixes_source
-from .fixes.source import offset
+from .fixes.source import offset, parsed, replace_spans
 
 #: factories whose numeric parameters are bound (module prefixes of the symbol index's names)
 BINDABLE = ("gdsfactory.components.", "gdsfactory.cross_section.")
@@ -247,8 +246,6 @@ def bind(agent: Agent, client, request: str, script: str, index, cancel=None) ->
     return None
 
 
-
-
 #: words before a number that say nothing about what it is ("group index of 3.4", "a coupling is 0.5")
 _FILLER = {"a", "an", "the", "of", "is", "are", "be", "to", "with", "and", "or", "at", "set", "use", "using",
            "its", "their", "each", "all", "both", "equal", "equals", "value", "values", "should", "must", "=", "~"}
@@ -379,7 +376,7 @@ def bind_documented_decimals(script: str, request: str, index) -> tuple[str, str
     Returns the script and what was set (None when nothing was).
     """
     wanted = decimals_at(request)
-    tree = fixes_source.parsed(script) if wanted else None
+    tree = parsed(script) if wanted else None
     if tree is None:
         return script, None
     numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)])
@@ -400,4 +397,4 @@ def bind_documented_decimals(script: str, request: str, index) -> tuple[str, str
         said.append(f"{'/'.join(sorted(names))} = {text} (the designer's {' '.join(words)}; the script had {sites[0].value!r})")
     if not spans:
         return script, None
-    return fixes_source.replace_spans(script, spans), "set " + ", ".join(said)
+    return replace_spans(script, spans), "set " + ", ".join(said)

@@ -400,11 +400,12 @@ def _layer_region_wrap(index, node: ast.Attribute, origin: str, types: dict[str,
 
 
 def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict[str, str], shadowed: set[str],
-                             index, report, exists=None) -> None:
+                             index, report, exists) -> None:
     """Attributes asked of what a KLayout method returned, when that value lacks them:
     ``layout.layer(1, 0).bbox()`` (a layer index is an int), ``li = layout.layer(1, 0)`` then
     ``li.bbox()``, ``cell.dbbox().area2()``. Names assigned once from such a call get its type
-    (classes join ``types`` for the attribute-chain check)."""
+    (classes join ``types`` for the attribute-chain check). ``exists(parent, attr)`` confirms an
+    index miss (see :func:`api_check`)."""
     scalars: dict[str, tuple[type, str]] = {}
     assigned: dict[str, ast.AST] = {}
     stores: dict[str, int] = {}
@@ -441,7 +442,7 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
                        f"{what} {kind}, which has no attribute {node.attr!r}.", suggest=False,
                        **(_layer_region_wrap(index, node, origin, types, aliases, shadowed) if t is int else {}))
         elif isinstance(t, str) and isinstance(value, ast.Call):
-            if not _has(index, f"{t}.{node.attr}") and not (exists or _exists_at_runtime)(t, node.attr):
+            if not _has(index, f"{t}.{node.attr}") and not exists(t, node.attr):
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
                        **_region_wrap(index, t, node, aliases, shadowed))
     _region_of_a_layer_index(tree, types, scalars, aliases, shadowed, index, report)
