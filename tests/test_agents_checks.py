@@ -403,6 +403,33 @@ def test_a_new_unplaced_cell_nobody_asked_for_becomes_the_active_cell():
     assert draw_in_the_active_cell(code, "sandbox", req)[1] is None
 
 
+def test_a_cell_looked_up_by_an_examples_name_becomes_the_active_cell():
+    """A real a12 script kept a recipe's ``CELL_NAME = "UNIT"  # None = the active cell`` for "clean up
+    layer 1/0 in the current cell" on a layout without UNIT: ``layout.cell`` gave None. The constant the
+    script tests against None becomes None, a literal lookup becomes ``cell``; the fixed script runs
+    on a real layout. A name the request writes, a cell the layout has, or an incomplete cell list:
+    nothing changes."""
+    import klayout.db as kdb
+
+    from pic_copilot.agents.fixes import look_up_only_cells_that_exist
+
+    req = "Clean up layer 1/0 in the current cell: merge touching shapes"
+    ctx = {"cells": ["TOP", "SUB"], "cell_count": 2}
+    code = ('CELL_NAME = "UNIT"            # None = the active cell\n'
+            'target = cell if CELL_NAME is None else layout.cell(CELL_NAME)\n'
+            'other = layout.cell("PADS")\nprint(target.name, other.name)\n')
+    fixed, what = look_up_only_cells_that_exist(code, "interactive", req, ctx)
+    assert fixed.startswith("CELL_NAME = None ") and 'other = cell\n' in fixed and "UNIT" in what and "PADS" in what, fixed
+    layout = kdb.Layout()
+    top = layout.create_cell("TOP")
+    out = []
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": top, "print": lambda *a: out.append(a)})
+    assert out == [("TOP", "TOP")]
+    for request, context in ((req + " of cell UNIT and PADS", ctx), (req, {"cells": ["TOP", "UNIT", "PADS"], "cell_count": 3}),
+                             (req, {"cells": ["TOP"], "cell_count": 40}), (req, None)):
+        assert look_up_only_cells_that_exist(code, "interactive", request, context) == (code, None), request
+    assert look_up_only_cells_that_exist(code, "sandbox", req, ctx) == (code, None)
+
 def test_outputs_named_like_the_example_are_renamed_to_the_requested_names():
     from pic_copilot.checks.output_contract import OutputContract
     from pic_copilot.execution.report import ExecutionReport
@@ -728,6 +755,67 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
     assert find(fixed) == []
 
 
+def test_a_boolean_of_two_layer_indexes_becomes_a_boolean_of_their_regions():
+    """A real a07 script's last round wrote ``si & mask`` with both from ``layout.layer(...)``: Python
+    ANDs the two numbers and nothing fails until the result is asked for an area. The check finds the
+    two ints (names assigned from ``layout.layer`` or the calls themselves) and the fix makes each
+    operand the Region of the bridge cell's shapes, sub-cells included; the fixed script is run on
+    a real layout. Arithmetic on one layer index (``li + 1``) is left alone."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("import json\nsi = layout.layer(1, 0)\nmask = layout.layer(2, 0)\nboth = si & mask\n"
+            "rest = si - mask\njoin = layout.layer(1, 0) + mask\nnext_li = si + 1\n"
+            "json.dump({'and': both.area(), 'not': rest.area(), 'or': join.area()}, open('a.json', 'w'))\n")
+    find = lambda c: checks.static_findings(c, "interactive", idx, interactive_pya=True)[0]   # noqa: E731
+    found = [f for f in find(code) if f.get("layer_operands")]
+    assert len(found) == 3 and "si & mask: si and mask are layer indexes" in found[0]["message"], found
+    fixed, done = fixes.request_free_fixes(code, "interactive", find)
+    assert "both = pya.Region(cell.begin_shapes_rec(si)) & pya.Region(cell.begin_shapes_rec(mask))\n" in fixed, fixed
+    assert "next_li = si + 1\n" in fixed and len(done) == 3, done
+    assert [f for f in find(fixed) if f["severity"] == "error"] == []
+    import klayout.db as kdb
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    sub = layout.create_cell("SUB")
+    sub.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 2000, 1000))
+    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
+    cell.shapes(layout.layer(2, 0)).insert(kdb.Box(1000, 0, 3000, 1000))
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+            got = json.loads(open("a.json").read())
+        finally:
+            os.chdir(cwd)
+    assert got == {"and": 1000 * 1000, "not": 1000 * 1000, "or": 3000 * 1000}, got
+
+def test_cells_and_layers_are_made_by_the_layout():
+    """``pya.Cell("RING")`` (real a21 and a22 scripts: "0 argument(s) expected, but 1 given") and
+    ``pya.Layer(1, 0)`` (a07: pya has no Layer) become the layout's ``create_cell`` and ``layer``: the
+    open layout's in an interactive script, the one the script makes in the sandbox; the fixed
+    scripts are run. With two layouts, or none known, nothing changes."""
+    import klayout.db as kdb
+
+    code = ('ring = pya.Cell("RING")\nli = pya.Layer(1, 0)\nring.shapes(li).insert(pya.Box(0, 0, 10, 10))\n'
+            'cell.insert(pya.CellInstArray(ring.cell_index(), pya.Trans()))\n')
+    fixed, what = fixes.fix_objects_the_layout_makes(code, "interactive")
+    assert fixed.startswith('ring = layout.create_cell("RING")\nli = layout.layer(1, 0)\n') and "create_cell" in what
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+    assert layout.cell("RING").bbox() == kdb.Box(0, 0, 10, 10) and cell.child_cells() == 1
+    sandbox = 'import klayout.db as kdb\nly = kdb.Layout()\ntop = kdb.Cell("TOP")\nprint(top.name)\n'
+    fixed, _ = fixes.fix_objects_the_layout_makes(sandbox, "sandbox")
+    assert 'top = ly.create_cell("TOP")' in fixed
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, check=True).stdout == "TOP\n"
+    for same in ('import klayout.db as kdb\na = kdb.Layout()\nb = kdb.Layout()\nt = kdb.Cell("T")\n',
+                 'import klayout.db as kdb\nt = kdb.Cell("T")\n', 'import gdsfactory as gf\nc = gf.Cell("T")\n'):
+        assert fixes.fix_objects_the_layout_makes(same, "sandbox") == (same, None), same
+
 def test_a_region_made_of_a_layer_index_is_made_of_the_cells_shapes():
     """pya.Region(layout.layer(1, 0)) stops with "No overload with matching arguments": the check
     finds the int (a call's return type or a name assigned from it) and names the cell's shapes; the
@@ -936,6 +1024,30 @@ def test_whole_floats_in_range_are_made_ints():
                  "def range(*a):\n    return a\nrange(0, 4.0)\n", "range(0, 10, 2)\n"):
         assert fixes.fix_whole_floats_in_range(same, "sandbox") == (same, None), same
 
+
+def test_dict_rows_given_to_csv_writer_become_their_values(tmp_path):
+    """A real a02 run appended ``{"delta_length_um": dl, ...}`` rows and gave them to csv.writer, which
+    writes a dict's keys: every data row repeated the header and the pipeline accepted it. The rows
+    become the dicts' values in the written header's order; the fixed script is run and its CSV read."""
+    import csv
+
+    code = ('import csv\nrows = []\nfor dl in (20.0, 40.0):\n    rows.append({"fsr_nm": 30 / dl, "delta_length_um": dl})\n'
+            'with open("fsr.csv", "w", newline="") as f:\n    w = csv.writer(f)\n'
+            '    w.writerow(["delta_length_um", "fsr_nm"])\n    w.writerows(rows)\n'
+            '    w.writerow({"delta_length_um": 80.0, "fsr_nm": 0.375})\n')
+    fixed, what = fixes.fix_csv_writer_given_dicts(code, "sandbox")
+    assert "writerows(rows)" in what and "writerow(" in what, what
+    subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, check=True)
+    got = list(csv.reader(open(tmp_path / "fsr.csv")))
+    assert got == [["delta_length_um", "fsr_nm"], ["20.0", "1.5"], ["40.0", "0.75"], ["80.0", "0.375"]], got
+    # keys that are not the header's, or no header: the dicts' own order
+    other = code.replace('"fsr_nm": 30 / dl', '"fsr": 30 / dl')
+    assert "list(r.values())" in fixes.fix_csv_writer_given_dicts(other, "sandbox")[0]
+    # rows that are lists, a DictWriter, or no csv writer at all: unchanged
+    for same in ('import csv\nrows = [[1, 2]]\ncsv.writer(open("a.csv", "w")).writerows(rows)\n',
+                 'import csv\nrows = [{"a": 1}]\nw = csv.DictWriter(open("a.csv", "w"), ["a"])\nw.writerows(rows)\n',
+                 'rows = [{"a": 1}]\nlog.writerows(rows)\n'):
+        assert fixes.fix_csv_writer_given_dicts(same, "sandbox") == (same, None), same
 
 def test_labels_on_the_default_text_layer_are_moved_to_the_requested_one():
     """A real m04 candidate put GC0..GC3 with add_label on 66/0 (gdsfactory's default) for "on layer

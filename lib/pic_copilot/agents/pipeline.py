@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout,
+from .fixes import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, repair_syntax, request_free_fixes,
                     restore_example_definitions,
                     unscale_column, use_the_named_variant, write_layout_by_suffix)
@@ -393,12 +393,13 @@ class _Run:
             script, renamed_layers = bind_named_layers(script, self.req.prompt)
             script, plain = write_layout_by_suffix(script, self.req.prompt)
             script, active = draw_in_the_active_cell(script, self.req.mode, self.req.prompt)
+            script, existing = look_up_only_cells_that_exist(script, self.req.mode, self.req.prompt, self.req.layout_context)
             script, invented = binding.drop_invented_parameters(script, self.words, self.symbols())
             script, documented = binding.bind_documented_decimals(script, self.words, self.symbols())
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
             fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
-                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, invented, documented, variant)
+                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, existing, invented, documented, variant)
                         if w] + fixed)
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings

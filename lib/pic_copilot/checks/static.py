@@ -446,6 +446,7 @@ def _returned_value_findings(tree: ast.AST, types: dict[str, str], aliases: dict
                 report(f"{t}.{node.attr}", node.lineno, f"{what} a {t}, which has no attribute {node.attr!r}.",
                        **_region_wrap(index, t, node, aliases, shadowed))
     _region_of_a_layer_index(tree, types, scalars, aliases, shadowed, index, report)
+    _boolean_of_layer_indexes(tree, types, scalars, aliases, shadowed, index, report)
     _layer_pair_as_a_number(tree, types, stores, report)
 
 
@@ -497,6 +498,37 @@ def _region_of_a_layer_index(tree: ast.AST, types: dict[str, str], scalars: dict
                f"{region}({shapes}) (the cell and everything below it) or {region}({cell or '<cell>'}.shapes({li})) "
                f"(the cell's own shapes).", suggest=False,
                **({"region_of_layer": li, "shapes_of": shapes} if cell else {}))
+
+
+#: Python operators that a KLayout Region overloads for its booleans (AND, OR, XOR, NOT, join)
+REGION_OPERATORS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.Sub: "-", ast.Add: "+"}
+
+
+def _boolean_of_layer_indexes(tree: ast.AST, types: dict[str, str], scalars: dict[str, tuple[type, str]],
+                              aliases: dict[str, str], shadowed: set[str], index, report) -> None:
+    """``si & mask`` with ``si = layout.layer(1, 0)``: a boolean of two layer indexes combines the
+    numbers (3 & 2 is 2), not the layers' shapes, and nothing fails until the number is asked for an
+    area (a real a07 script, its last round). The finding names, for each operand, the Region of the
+    script's one cell with everything below it (``layer_operands``), when the script has one cell."""
+    cell = _one_cell(types)
+    region = next((f"{alias}.Region" for root in ("pya", "klayout.db") for alias in [_alias_of(aliases, shadowed, root)]
+                   if alias), None)
+
+    def layer_index(n: ast.AST) -> bool:
+        origin = scalars[n.id][1] if isinstance(n, ast.Name) and n.id in scalars and scalars[n.id][0] is int else \
+            ast.unparse(n) if isinstance(n, ast.Call) and _value_type(n, types, scalars, aliases, shadowed, index) is int else ""
+        return ".layer(" in origin
+
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and type(node.op) in REGION_OPERATORS
+                and layer_index(node.left) and layer_index(node.right)):
+            continue
+        a, b, op = ast.unparse(node.left), ast.unparse(node.right), REGION_OPERATORS[type(node.op)]
+        wraps = {x: f"{region or 'pya.Region'}({cell or '<cell>'}.begin_shapes_rec({x}))" for x in (a, b)}
+        report(f"{a} {op} {b}", node.lineno,
+               f"{a} {op} {b}: {a} and {b} are layer indexes (ints), so {op} combines the numbers, not the layers' "
+               f"shapes: write {wraps[a]} {op} {wraps[b]}.", suggest=False,
+               **({"layer_operands": wraps} if cell and region else {}))
 
 
 def same_words(a: str, b: str) -> bool:

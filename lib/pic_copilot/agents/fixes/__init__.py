@@ -13,22 +13,22 @@ Four families, one module each:
 :mod:`.source` holds the editing helpers they share.
 """
 from .findings import (SANDBOX_IMPORTS, add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups,
-                       drop_undefined_unpacking, init_counters, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
+                       drop_undefined_unpacking, init_counters, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        pdk_layer_names, quote_pdk_layer_names, rename_reordered_keywords, restore_example_definitions, use_the_global_that_has_it,
                        use_the_module_that_has_it)
-from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout,
+from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                             name_the_new_layer, rebind_one_wrong_layer, use_the_named_variant, write_layout_by_suffix)
-from .rules import (FIXES, apply_fixes, fix_alias_import, fix_component_added_as_reference, fix_cell_placed_in_itself, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
-                    fix_klayout_submodule_names, fix_loop_variable_hiding_the_component, fix_pdk_activation, fix_pya_import_in_klayout, fix_whole_floats_in_range, fix_write_gds_metadata, fix_star_import_of_klayout, repair_syntax,
+from .rules import (FIXES, apply_fixes, fix_alias_import, fix_component_added_as_reference, fix_cell_placed_in_itself, fix_csv_writer_given_dicts, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
+                    fix_klayout_submodule_names, fix_loop_variable_hiding_the_component, fix_objects_the_layout_makes, fix_pdk_activation, fix_pya_import_in_klayout, fix_whole_floats_in_range, fix_write_gds_metadata, fix_star_import_of_klayout, repair_syntax,
                     request_free_fixes)
 from .run_proven import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, call_methods_written_as_values, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
                          rename_outputs, unscale_column, write_json_values_plainly)
 
 __all__ = ["FIXES", "advance_iterator_loops", "ask_the_bounding_box", "concat_instead_of_append", "drop_dataframe_index", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_label_layer", "bind_named_layers",
            "bind_requested_layer", "call_methods_read_as_values", "call_methods_written_as_values", "call_uncalled_methods", "csv_column_renames", "draw_in_the_active_cell",
-           "drop_imports_that_break_the_script", "drop_keywords_given_twice", "drop_invented_open_layout_lookups", "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_cell_placed_in_itself", "fix_component_added_as_reference", "fix_gdsfactory_int_layers",
-           "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_pdk_activation",
-           "fix_pya_import_in_klayout", "fix_star_import_of_klayout", "fix_whole_floats_in_range", "fix_write_gds_metadata", "init_counters", "make_points_of_tuples", "make_regions_for_region_methods", "make_regions_of_shapes", "name_the_new_layer", "output_renames", "pdk_layer_names",
+           "drop_imports_that_break_the_script", "drop_keywords_given_twice", "drop_invented_open_layout_lookups", "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_cell_placed_in_itself", "fix_csv_writer_given_dicts", "fix_component_added_as_reference", "fix_gdsfactory_int_layers",
+           "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_objects_the_layout_makes", "fix_pdk_activation",
+           "fix_pya_import_in_klayout", "fix_star_import_of_klayout", "fix_whole_floats_in_range", "fix_write_gds_metadata", "init_counters", "look_up_only_cells_that_exist", "make_points_of_tuples", "make_regions_for_region_methods", "make_regions_of_layer_operands", "make_regions_of_shapes", "name_the_new_layer", "output_renames", "pdk_layer_names",
            "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",
            "rename_reordered_keywords", "repair_syntax", "restore_example_definitions", "spread_layer_pairs", "request_free_fixes", "unpack_points_by_coordinates", "unscale_column", "use_the_bare_global", "use_the_box_sides", "use_the_classs_word", "use_the_defined_spelling", "use_the_global_that_has_it", "use_the_module_that_has_it", "use_the_named_variant", "use_the_operator", "use_the_ports_center",
            "write_json_values_plainly", "write_layout_by_suffix"]

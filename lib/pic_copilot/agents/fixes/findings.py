@@ -336,6 +336,41 @@ def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[s
     return fixed, done
 
 
+def make_regions_of_layer_operands(code: str, findings: list[dict]) -> tuple[str, list[str]]:
+    """``si & mask`` -> ``pya.Region(cell.begin_shapes_rec(si)) & pya.Region(cell.begin_shapes_rec(mask))``:
+    the API check found a boolean of two layer indexes (ints, see ``layer_operands``); each operand of
+    such an operator becomes the Region of its layer's shapes.
+
+    Returns the script and what was changed.
+    """
+    from ...checks.static import REGION_OPERATORS
+
+    wraps: dict[str, str] = {}
+    for f in findings:
+        if f.get("kind") == "api" and f.get("layer_operands"):
+            wraps.update(f["layer_operands"])
+    tree = parsed(code) if wraps else None
+    if tree is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, done = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.BinOp) and type(n.op) in REGION_OPERATORS):
+            continue
+        sides = (n.left, n.right)
+        if not all(ast.unparse(x) in wraps for x in sides):
+            continue
+        for x in sides:
+            edits.append((offset(lines, x.lineno, x.col_offset), offset(lines, x.end_lineno, x.end_col_offset), wraps[ast.unparse(x)]))
+        what = f"{ast.unparse(n)} -> a boolean of the layers' Regions"
+        if what not in done:
+            done.append(what)
+    fixed = replace_ranges(code, edits)
+    if not edits or parsed(fixed) is None:
+        return code, []
+    return fixed, done
+
+
 def use_the_defined_spelling(code: str, findings: list[dict]) -> tuple[str, list[str]]:
     """``pitch`` -> ``PITCH``: a name the script never binds differs only in case from exactly one
     name it does bind (the check's ``close`` names); every read of it is renamed. Closer-looking but

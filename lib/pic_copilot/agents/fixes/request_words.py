@@ -324,6 +324,67 @@ def draw_in_the_active_cell(code: str, mode: str, request: str) -> tuple[str, st
     return "".join(lines), f"drew into the active cell instead of a new, unplaced cell ({', '.join(changed)})"
 
 
+def look_up_only_cells_that_exist(code: str, mode: str, request: str, layout_context: dict | None) -> tuple[str, str | None]:
+    """``layout.cell("UNIT")`` in an interactive script, where the open layout has no cell UNIT and
+    the request never names it: the name came from a worked example (a real a12 script copied a
+    recipe's ``CELL_NAME = "UNIT"  # None = the active cell``, got None and failed on ``.shapes``).
+    The lookup becomes the active cell: a constant the script tests against None is set to None (the
+    example's own way of saying "the active cell"), else the call becomes ``cell``.
+
+    Args:
+        code: the script.
+        mode: only "interactive" scripts are changed.
+        request: the designer's words; a name written there is left alone (the script may make it).
+        layout_context: the open layout's summary; its ``cells`` (when complete) must lack the name.
+    """
+    ctx = layout_context or {}
+    cells = ctx.get("cells")
+    if mode != "interactive" or cells is None or len(cells) < (ctx.get("cell_count") or 0) or ".cell(" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    counts: dict[str, int] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    consts = {st.targets[0].id: st for st in tree.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+              and isinstance(st.targets[0], ast.Name) and counts.get(st.targets[0].id) == 1
+              and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str)}
+    tested = {n.left.id for n in ast.walk(tree) if isinstance(n, ast.Compare) and isinstance(n.left, ast.Name)
+              and all(isinstance(o, (ast.Is, ast.IsNot)) for o in n.ops)
+              and all(isinstance(c, ast.Constant) and c.value is None for c in n.comparators)}
+    if counts.get("layout") or counts.get("cell"):
+        return code, None   # the script has a layout or cell of its own
+
+    def missing(name: str) -> bool:
+        return name not in cells and not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", request, re.IGNORECASE)
+
+    spans, names = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cell"
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "layout" and len(n.args) == 1
+                and not n.keywords and n.lineno == n.end_lineno):
+            continue
+        a = n.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and missing(a.value):
+            spans.append((n.lineno, n.col_offset, n.end_col_offset, "cell"))
+            names.append(a.value)
+        elif isinstance(a, ast.Name) and a.id in consts and missing(consts[a.id].value.value):
+            st = consts[a.id]
+            if a.id in tested:
+                v = st.value
+                spans.append((v.lineno, v.col_offset, v.end_col_offset, "None"))
+            else:
+                spans.append((n.lineno, n.col_offset, n.end_col_offset, "cell"))
+            names.append(st.value.value)
+    if not spans:
+        return code, None
+    return replace_spans(code, set(spans)), (f"used the active cell where the script looked up "
+                                                     f"{', '.join(dict.fromkeys(names))} (no such cell in the open "
+                                                     f"layout, and the request does not name it)")
+
+
 def _name_stems(identifier: str) -> set[str]:
     from ...checks.deck_rules import _stem
 

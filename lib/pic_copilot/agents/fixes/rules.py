@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
 from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
-                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
+                       rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
 from .source import insert_at_top, parsed, replace_spans
 
@@ -407,6 +407,171 @@ def fix_whole_floats_in_range(code: str, mode: str) -> tuple[str, str | None]:
     return replace_spans(code, spans), f"wrote int({'), int('.join(dict.fromkeys(wrapped))}) in range() (range takes whole numbers)"
 
 
+def _csv_writer_names(tree: ast.Module) -> tuple[set[str], bool]:
+    """The names of the writers made by the csv module's ``writer(...)`` (``w = csv.writer(f)``;
+    ``import csv as x`` and ``from csv import writer`` too), and whether one is made unnamed
+    (``csv.writer(f).writerows(...)``)."""
+    modules = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.name == "csv"}
+    makers = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "csv"
+              for a in n.names if a.name == "writer"}
+
+    def makes_writer(v: ast.AST) -> bool:
+        f = v.func if isinstance(v, ast.Call) else None
+        return (isinstance(f, ast.Attribute) and f.attr == "writer" and isinstance(f.value, ast.Name) and f.value.id in modules) \
+            or (isinstance(f, ast.Name) and f.id in makers)
+
+    writers = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and makes_writer(n.value)
+               for t in n.targets if isinstance(t, ast.Name)}
+    return writers, any(makes_writer(n) for n in ast.walk(tree))
+
+
+def _dict_valued(tree: ast.Module) -> tuple[dict[str, list[set[str] | None]], dict[str, list[set[str] | None]]]:
+    """Names bound to a dict (a literal, ``dict(...)``, a loop variable over a list of dicts) and names
+    bound to a list of dicts (a literal, a comprehension, or a list that dicts are appended to), each
+    with the string keys of the dicts it holds (None for a dict whose keys the source does not show)."""
+    dicts: dict[str, list[set[str] | None]] = {}
+    lists: dict[str, list[set[str] | None]] = {}
+
+    def keys_of(v: ast.AST) -> list[set[str] | None] | None:
+        """The key sets of a dict expression; None when it is not one."""
+        if isinstance(v, ast.Dict):
+            ks = {k.value for k in v.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            return [ks if len(ks) == len(v.keys) else None]
+        if isinstance(v, ast.DictComp) or (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "dict"):
+            return [None]
+        return dicts.get(v.id) if isinstance(v, ast.Name) else None
+
+    for _ in range(2):   # a dict named before it is appended
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                v, name = n.value, n.targets[0].id
+                elts = v.elts if isinstance(v, ast.List) else [v.elt] if isinstance(v, ast.ListComp) else None
+                if keys_of(v) is not None:
+                    dicts[name] = keys_of(v)
+                elif elts and all(keys_of(e) is not None for e in elts):
+                    lists[name] = [k for e in elts for k in keys_of(e)]
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+                  and isinstance(n.func.value, ast.Name) and len(n.args) == 1 and keys_of(n.args[0]) is not None):
+                held = lists.setdefault(n.func.value.id, [])
+                held += [k for k in keys_of(n.args[0]) if k not in held]
+            elif isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Name) and n.iter.id in lists:
+                dicts[n.target.id] = lists[n.iter.id]
+    return dicts, lists
+
+
+def fix_csv_writer_given_dicts(code: str, mode: str) -> tuple[str, str | None]:
+    """``w = csv.writer(f)`` then ``w.writerows(rows)`` where ``rows`` holds dicts (or ``w.writerow(d)``
+    with a dict): csv.writer writes a dict's keys, so every data row repeats the column names (a real
+    a02 run: the FSR values were right, the CSV held "delta_length_um,fsr_nm,fsr_theory_nm" four
+    times, and the pipeline accepted it). The rows become the dicts' values, in the order of the
+    header row the script writes when that header names only keys of its dict literals, else in
+    the dicts' own order.
+    """
+    tree = parsed(code) if "writerow" in code and "csv" in code else None
+    if tree is None:
+        return code, None
+    writers, made = _csv_writer_names(tree)
+    if not made:
+        return code, None
+    dicts, lists = _dict_valued(tree)
+
+    def is_writer(f: ast.AST) -> bool:
+        return isinstance(f, ast.Name) and f.id in writers or (isinstance(f, ast.Call) and isinstance(f.func, (ast.Attribute, ast.Name))
+                                                                 and getattr(f.func, "attr", getattr(f.func, "id", "")) == "writer")
+
+    header = next((list(e.value for e in n.args[0].elts) for n in ast.walk(tree)
+                   if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "writerow"
+                   and is_writer(n.func.value) and len(n.args) == 1 and isinstance(n.args[0], (ast.List, ast.Tuple))
+                   and n.args[0].elts and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.args[0].elts)), None)
+
+    def in_header_order(key_sets: list[set[str] | None]) -> bool:
+        return bool(header) and all(ks is not None and set(header) <= ks for ks in key_sets)
+
+    spans, changed = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("writerow", "writerows")
+                and is_writer(n.func.value) and len(n.args) == 1):
+            continue
+        a = n.args[0]
+        text = ast.get_source_segment(code, a)
+        if a.lineno != a.end_lineno or text is None:
+            continue
+        if n.func.attr == "writerows" and isinstance(a, ast.Name) and a.id in lists:
+            row = f"[r[k] for k in {tuple(header)!r}]" if in_header_order(lists[a.id]) else "list(r.values())"
+            spans.append((a.lineno, a.col_offset, a.end_col_offset, f"[{row} for r in {text}]"))
+        elif n.func.attr == "writerow" and (isinstance(a, ast.Dict) or isinstance(a, ast.Name) and a.id in dicts):
+            key_sets = dicts[a.id] if isinstance(a, ast.Name) else [{k.value for k in a.keys if isinstance(k, ast.Constant)}]
+            one = f"[{text}[k] for k in {tuple(header)!r}]" if in_header_order(key_sets) else f"list({text}.values())"
+            spans.append((a.lineno, a.col_offset, a.end_col_offset, one))
+        else:
+            continue
+        changed.append(f"{n.func.attr}({text})")
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), (f"wrote the dicts' values in {', '.join(dict.fromkeys(changed))} (csv.writer "
+                                        "writes a dict's keys, so every row would repeat the column names)")
+
+
+def _klayout_aliases(tree: ast.Module, mode: str) -> set[str]:
+    """The names KLayout's database module goes by in a script: ``pya`` (imported, or the KLayout
+    application's own in an interactive script), ``import klayout.db as kdb``, ``from klayout import db``."""
+    names = {"pya"} if mode == "interactive" else set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names |= {a.asname or a.name for a in n.names if a.name == "pya" or (a.name == "klayout.db" and a.asname)}
+        elif isinstance(n, ast.ImportFrom) and n.module == "klayout":
+            names |= {a.asname or a.name for a in n.names if a.name == "db"}
+    return names
+
+
+def _the_layout(tree: ast.Module, mode: str, klayout: set[str]) -> str | None:
+    """The one layout a script's cells and layers belong to: the open layout (``layout``) of an
+    interactive script that does not make its own, else the one name assigned ``<klayout>.Layout()``."""
+    made = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "Layout"
+            and isinstance(n.value.func.value, ast.Name) and n.value.func.value.id in klayout
+            for t in n.targets if isinstance(t, ast.Name)}
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if mode == "interactive" and not made and "layout" not in stored:
+        return "layout"
+    return next(iter(made)) if len(made) == 1 else None
+
+
+def fix_objects_the_layout_makes(code: str, mode: str) -> tuple[str, str | None]:
+    """``pya.Cell("RING")`` -> ``layout.create_cell("RING")`` and ``pya.Layer(1, 0)`` -> ``layout.layer(1, 0)``:
+    a KLayout cell is made by its layout (``Cell`` has no constructor taking a name: "static new Cell
+    ptr new() [0 argument(s) expected, but 1 given]", real a21 and a22 scripts) and a layer is an
+    index the layout gives (``pya.Layer`` does not exist; a real a07 script kept it two rounds). Only
+    when the script has one layout: the open one of an interactive script, or the one it makes.
+    """
+    tree = parsed(code) if (".Cell(" in code or ".Layer(" in code) else None
+    if tree is None:
+        return code, None
+    klayout = _klayout_aliases(tree, mode)
+    layout = _the_layout(tree, mode, klayout) if klayout else None
+    if layout is None:
+        return code, None
+    spans, done = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                and n.func.value.id in klayout and not n.keywords and n.func.end_lineno == n.func.lineno):
+            continue
+        f = n.func
+        if f.attr == "Cell" and len(n.args) == 1 and not isinstance(n.args[0], ast.Starred):
+            new = f"{layout}.create_cell"
+        elif f.attr == "Layer" and len(n.args) in (1, 2):
+            new = f"{layout}.layer"
+        else:
+            continue
+        spans.append((f.lineno, f.col_offset, f.end_col_offset, new))
+        what = f"{ast.unparse(f)}(...) -> {new}(...)"
+        if what not in done:
+            done.append(what)
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), f"{'; '.join(done)} (the layout makes its cells and layer indexes)"
+
+
 _CELL_MAKERS = ("Component", "create_cell", "Layout")
 
 
@@ -522,7 +687,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 
 FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
-         fix_loop_variable_hiding_the_component)
+         fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
@@ -568,6 +733,8 @@ def request_free_fixes(code: str, mode: str, findings_of: Callable[[str], list[d
     code, homes = use_the_module_that_has_it(code, findings)
     code, regions = make_regions_for_region_methods(code, findings)
     code, shapes = make_regions_of_shapes(code, findings)
+    code, operands = make_regions_of_layer_operands(code, findings)
+    shapes += operands
     code, calls = call_methods_read_as_values(code, findings)
     code, sides = use_the_box_sides(code, findings)
     code, pairs = spread_layer_pairs(code, findings)
