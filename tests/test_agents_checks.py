@@ -1049,6 +1049,24 @@ def test_dict_rows_given_to_csv_writer_become_their_values(tmp_path):
                  'rows = [{"a": 1}]\nlog.writerows(rows)\n'):
         assert fixes.fix_csv_writer_given_dicts(same, "sandbox") == (same, None), same
 
+def test_the_one_function_a_script_never_calls_is_called_at_its_end(tmp_path):
+    """Real a10 and a08 scripts put all their work in ``def flatten_hierarchy(): ...`` and never called
+    it ("file 'hierarchy.json' was not written", three rounds). The call is added, with the parameters
+    the script (or the open layout's globals) defines; the fixed script is run. A script that does
+    work at top level, calls the function, or cannot supply a parameter is left alone."""
+    code = ('import json\nOUT = "a.json"\n\ndef helper(x):\n    return x * 2\n\n'
+            'def write(OUT, scale=1):\n    json.dump({"v": helper(3) * scale}, open(OUT, "w"))\n')
+    fixed, what = fixes.fix_function_never_called(code, "sandbox")
+    assert fixed.endswith("\n\nwrite(OUT)\n") and "write(OUT)" in what, fixed
+    subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, check=True)
+    assert json.loads((tmp_path / "a.json").read_text()) == {"v": 6}
+    box = "def add_box(layout, cell):\n    cell.shapes(layout.layer(1, 0)).insert(pya.Box(0, 0, 10, 10))\n"
+    assert fixes.fix_function_never_called(box, "interactive")[0].endswith("add_box(layout, cell)\n")
+    for same in (code + "write(OUT)\n", code + "for i in range(2):\n    print(i)\n",
+                 code.replace("def write(OUT,", "def write(path,")):
+        assert fixes.fix_function_never_called(same, "sandbox") == (same, None), same
+    assert fixes.fix_function_never_called(box, "sandbox") == (box, None)   # no open layout in the sandbox
+
 def test_labels_on_the_default_text_layer_are_moved_to_the_requested_one():
     """A real m04 candidate put GC0..GC3 with add_label on 66/0 (gdsfactory's default) for "on layer
     10/0": the run shows all of them on one other layer, so the add_label calls that set no layer, or

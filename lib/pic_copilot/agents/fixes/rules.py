@@ -572,6 +572,51 @@ def fix_objects_the_layout_makes(code: str, mode: str) -> tuple[str, str | None]
     return replace_spans(code, spans), f"{'; '.join(done)} (the layout makes its cells and layer indexes)"
 
 
+def _only_setup(st: ast.stmt) -> bool:
+    """A top-level statement that does no work of its own: an import, an assignment, a definition,
+    a docstring or a print."""
+    if isinstance(st, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.ClassDef, ast.Pass)):
+        return True
+    if isinstance(st, ast.Expr):
+        v = st.value
+        return isinstance(v, ast.Constant) or (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "print")
+    return False
+
+
+def fix_function_never_called(code: str, mode: str) -> tuple[str, str | None]:
+    """A script whose work is all inside one function that it never calls (real a10 and a08 scripts:
+    ``def flatten_hierarchy(): ...`` and nothing after it, so "file 'hierarchy.json' was not written"
+    for three rounds) gets the call at its end. Only when the rest of the script does no work of its
+    own (imports, constants, definitions, prints) and every parameter without a default is a name
+    the script or, in KLayout, the open layout's globals (``layout``, ``cell``...) define: the call
+    passes them by those names.
+    """
+    from ...checks.static import BRIDGE_GLOBALS
+
+    tree = parsed(code) if "def " in code else None
+    if tree is None or not all(_only_setup(st) for st in tree.body):
+        return code, None
+    defs = [st for st in tree.body if isinstance(st, ast.FunctionDef)]
+    used = {n.id for st in tree.body for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    uncalled = [d for d in defs if d.name not in used and not d.decorator_list]
+    if len(uncalled) != 1:
+        return code, None
+    fn = uncalled[0]
+    a = fn.args
+    if a.vararg or a.kwarg or a.posonlyargs or any(d is None for d in a.kw_defaults):
+        return code, None
+    required = [p.arg for p in a.args[:len(a.args) - len(a.defaults)]]
+    known = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+             for tgt in (st.targets if isinstance(st, ast.Assign) else [st.target]) for t in ast.walk(tgt) if isinstance(t, ast.Name)}
+    known |= {(x.asname or x.name).split(".")[0] for st in tree.body if isinstance(st, (ast.Import, ast.ImportFrom)) for x in st.names}
+    if mode == "interactive":
+        known |= set(BRIDGE_GLOBALS)
+    if any(p not in known for p in required):
+        return code, None
+    call = f"{fn.name}({', '.join(required)})"
+    return code.rstrip("\n") + f"\n\n{call}\n", f"called {call} at the end (the script defined it and never called it)"
+
+
 _CELL_MAKERS = ("Component", "create_cell", "Layout")
 
 
@@ -687,7 +732,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 
 FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
-         fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes)
+         fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
