@@ -675,16 +675,7 @@ def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_th
     layout = kdb.Layout()
     cell = layout.create_cell("TOP")
     cell.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 500))
-    import os
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        cwd = os.getcwd()
-        os.chdir(d)
-        try:
-            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
-            assert open("c.json").read() == '{"1/0": 1}'
-        finally:
-            os.chdir(cwd)
+    assert _written_in_scratch(fixed, layout, cell, "c.json") == '{"1/0": 1}'
     # a script that makes its own layout is not judged by the bridge's globals, nor outside KLayout
     own = "layout = pya.Layout()\ncell = layout.create_cell('A')\nprint(cell.layer_indexes())\n"
     assert not [f for f in checks.static_findings(own, "interactive", idx, interactive_pya=True)[0] if f.get("receiver")]
@@ -755,6 +746,37 @@ def test_a_region_method_asked_of_shapes_is_asked_of_a_region_made_of_them():
     assert find(fixed) == []
 
 
+def _written_in_scratch(script: str, layout, cell, out: str) -> str:
+    """Run an interactive script with the bridge's globals on ``layout``/``cell`` in a scratch
+    folder; the text of the file ``out`` it writes there."""
+    import os
+    import tempfile
+
+    import klayout.db as kdb
+
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            exec(compile(script, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+            return open(out).read()
+        finally:
+            os.chdir(cwd)
+
+
+def _json_written_on_a_layout(script: str) -> dict:
+    """The a.json an interactive script writes on a real layout: 1/0 in a sub-cell SUB placed in
+    TOP, 2/0 in TOP, overlapping 1/0 by half."""
+    import klayout.db as kdb
+
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    sub = layout.create_cell("SUB")
+    sub.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 2000, 1000))
+    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
+    cell.shapes(layout.layer(2, 0)).insert(kdb.Box(1000, 0, 3000, 1000))
+    return json.loads(_written_in_scratch(script, layout, cell, "a.json"))
+
 def test_a_boolean_of_two_layer_indexes_becomes_a_boolean_of_their_regions():
     """A real a07 script's last round wrote ``si & mask`` with both from ``layout.layer(...)``: Python
     ANDs the two numbers and nothing fails until the result is asked for an area. The check finds the
@@ -774,23 +796,7 @@ def test_a_boolean_of_two_layer_indexes_becomes_a_boolean_of_their_regions():
     assert "both = pya.Region(cell.begin_shapes_rec(si)) & pya.Region(cell.begin_shapes_rec(mask))\n" in fixed, fixed
     assert "next_li = si + 1\n" in fixed and len(done) == 3, done
     assert [f for f in find(fixed) if f["severity"] == "error"] == []
-    import klayout.db as kdb
-    layout = kdb.Layout()
-    cell = layout.create_cell("TOP")
-    sub = layout.create_cell("SUB")
-    sub.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 2000, 1000))
-    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
-    cell.shapes(layout.layer(2, 0)).insert(kdb.Box(1000, 0, 3000, 1000))
-    import os
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        cwd = os.getcwd()
-        os.chdir(d)
-        try:
-            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
-            got = json.loads(open("a.json").read())
-        finally:
-            os.chdir(cwd)
+    got = _json_written_on_a_layout(fixed)
     assert got == {"and": 1000 * 1000, "not": 1000 * 1000, "or": 3000 * 1000}, got
 
 def test_cells_and_layers_are_made_by_the_layout():
@@ -836,23 +842,7 @@ def test_a_region_made_of_a_layer_index_is_made_of_the_cells_shapes():
     assert sorted(done) == ["Region(layout.layer(1, 0)) -> Region(cell.begin_shapes_rec(layout.layer(1, 0)))",
                             "Region(li) -> Region(cell.begin_shapes_rec(li))"]
     assert find(fixed) == []
-    import klayout.db as kdb
-    layout = kdb.Layout()
-    cell = layout.create_cell("TOP")
-    sub = layout.create_cell("SUB")
-    sub.shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 2000, 1000))
-    cell.insert(kdb.CellInstArray(sub.cell_index(), kdb.Trans()))
-    cell.shapes(layout.layer(2, 0)).insert(kdb.Box(1000, 0, 3000, 1000))
-    import os
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        cwd = os.getcwd()
-        os.chdir(d)
-        try:
-            exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
-            got = json.loads(open("a.json").read())
-        finally:
-            os.chdir(cwd)
+    got = _json_written_on_a_layout(fixed)
     assert got == {"and": 1000 * 1000, "mask": 2000 * 1000}   # the sub-cell's silicon counts
     sandbox = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('T')\n"
                "r = kdb.Region(ly.layer(1, 0))\n")

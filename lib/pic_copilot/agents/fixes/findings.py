@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import re
 
 from ...checks.static import IMPORTS
-from .source import assignments, drop_statements, insert_after_imports, insert_at_top, offset, parsed, replace_ranges, replace_spans
+from .source import assignments, drop_statements, insert_after_imports, insert_at_top, offset, parsed, replace_nodes, replace_ranges, replace_spans
 
 
 _UNDEFINED = re.compile(r"undefined name '(\w+)'")
@@ -283,7 +283,6 @@ def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[st
     tree = parsed(code) if wraps else None
     if tree is None:
         return code, []
-    lines = code.splitlines(keepends=True)
     edits, done = [], []
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)):
@@ -292,15 +291,12 @@ def make_regions_for_region_methods(code: str, findings: list[dict]) -> tuple[st
         region = wraps.get((receiver, n.attr))
         if region is None:
             continue
-        v = n.value
-        edits.append((offset(lines, v.lineno, v.col_offset), offset(lines, v.end_lineno, v.end_col_offset), region))
+        edits.append((n.value, region))
         what = f"{receiver}.{n.attr} -> {region}.{n.attr}"
         if what not in done:
             done.append(what)
-    fixed = replace_ranges(code, edits)
-    if not edits or parsed(fixed) is None:
-        return code, []
-    return fixed, done
+    fixed = replace_nodes(code, edits)
+    return (code, []) if fixed is None else (fixed, done)
 
 
 def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[str]]:
@@ -316,7 +312,6 @@ def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[s
     tree = parsed(code) if shapes else None
     if tree is None:
         return code, []
-    lines = code.splitlines(keepends=True)
     edits, done = [], []
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords
@@ -325,15 +320,12 @@ def make_regions_of_shapes(code: str, findings: list[dict]) -> tuple[str, list[s
         li = ast.unparse(n.args[0])
         if li not in shapes:
             continue
-        a = n.args[0]
-        edits.append((offset(lines, a.lineno, a.col_offset), offset(lines, a.end_lineno, a.end_col_offset), shapes[li]))
+        edits.append((n.args[0], shapes[li]))
         what = f"Region({li}) -> Region({shapes[li]})"
         if what not in done:
             done.append(what)
-    fixed = replace_ranges(code, edits)
-    if not edits or parsed(fixed) is None:
-        return code, []
-    return fixed, done
+    fixed = replace_nodes(code, edits)
+    return (code, []) if fixed is None else (fixed, done)
 
 
 def make_regions_of_layer_operands(code: str, findings: list[dict]) -> tuple[str, list[str]]:
@@ -352,7 +344,6 @@ def make_regions_of_layer_operands(code: str, findings: list[dict]) -> tuple[str
     tree = parsed(code) if wraps else None
     if tree is None:
         return code, []
-    lines = code.splitlines(keepends=True)
     edits, done = [], []
     for n in ast.walk(tree):
         if not (isinstance(n, ast.BinOp) and type(n.op) in REGION_OPERATORS):
@@ -360,15 +351,12 @@ def make_regions_of_layer_operands(code: str, findings: list[dict]) -> tuple[str
         sides = (n.left, n.right)
         if not all(ast.unparse(x) in wraps for x in sides):
             continue
-        for x in sides:
-            edits.append((offset(lines, x.lineno, x.col_offset), offset(lines, x.end_lineno, x.end_col_offset), wraps[ast.unparse(x)]))
+        edits += [(x, wraps[ast.unparse(x)]) for x in sides]
         what = f"{ast.unparse(n)} -> a boolean of the layers' Regions"
         if what not in done:
             done.append(what)
-    fixed = replace_ranges(code, edits)
-    if not edits or parsed(fixed) is None:
-        return code, []
-    return fixed, done
+    fixed = replace_nodes(code, edits)
+    return (code, []) if fixed is None else (fixed, done)
 
 
 def use_the_defined_spelling(code: str, findings: list[dict]) -> tuple[str, list[str]]:

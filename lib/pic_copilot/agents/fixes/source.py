@@ -97,6 +97,16 @@ def replace_ranges(code: str, edits) -> str:
     return code
 
 
+def replace_nodes(code: str, replacements) -> str | None:
+    """``code`` with each ``(node, text)`` of ``replacements`` (nodes of ``ast.parse(code)``) replaced
+    by its text; None when there is nothing to replace or the result does not parse."""
+    lines = code.splitlines(keepends=True)
+    edits = [(offset(lines, n.lineno, n.col_offset), offset(lines, n.end_lineno, n.end_col_offset), text)
+             for n, text in replacements]
+    fixed = replace_ranges(code, edits)
+    return fixed if edits and parsed(fixed) is not None else None
+
+
 def drop_statements(code: str, statements) -> str:
     """``code`` without the whole lines of each of ``statements`` (nodes of ``ast.parse(code)``)."""
     lines = code.splitlines(keepends=True)
