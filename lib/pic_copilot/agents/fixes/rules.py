@@ -14,7 +14,7 @@ import re
 from typing import Callable, Iterator
 
 from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
-from .findings import (add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
+from .findings import (KLAYOUT_MODULES, add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
@@ -125,7 +125,7 @@ def _klayout_names() -> frozenset[str]:
     import importlib
 
     names: set[str] = set()
-    for mod in ("klayout.db", "klayout.lay", "klayout.rdb", "klayout.tl"):
+    for mod in KLAYOUT_MODULES:
         try:
             names |= {n for n in dir(importlib.import_module(mod)) if not n.startswith("_")}
         except ImportError:
