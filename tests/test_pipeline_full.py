@@ -157,6 +157,12 @@ def test_contract_words_of_typical_requests():
     pattern = contract_words.from_request('Write counts.json as {"layer/datatype": count}, e.g. {"1/0": 3}.')
     assert pattern.json_keys == {}
     assert pattern.json_types == {"counts.json": "object"}   # pattern keys still say: one object
+    # words that say the file maps names to values make it one object too (a real a05 answer wrote a list)
+    mapping = contract_words.from_request("Save split.gds and write split_ports.json mapping each port name to "
+                                          "its length, and rows.json with one entry per port.")
+    assert mapping.json_types == {"split_ports.json": "object"}
+    assert "- write split_ports.json as one JSON object (not a list of rows)" in contract_words.describe(mapping)
+    assert contract_words.from_request("Write areas.json keyed by layer.").json_types == {"areas.json": "object"}
     # a list of rows where the request shows an object is a contract violation (a real b10 answer)
     as_list = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "list", "items": 4}}]}
     as_dict = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "dict", "keys": ["1/0"]}}]}

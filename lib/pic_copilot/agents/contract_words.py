@@ -47,6 +47,8 @@ def describe(contract: OutputContract) -> str:
             extra = " as a JSON object with the keys " + ", ".join(contract.json_keys[f])
         elif f in contract.json_key_forms:
             extra = " as a JSON object whose keys look like " + ", ".join(f'"{k}"' for k in contract.json_key_forms[f])
+        elif contract.json_types.get(f) == "object":
+            extra = " as one JSON object (not a list of rows)"
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
@@ -232,14 +234,27 @@ def json_shapes(prompt: str, files: list[str]) -> dict[str, dict[str, str]]:
     return out
 
 
+# "ports.json mapping each port name to its length", "stats.json keyed by layer",
+# "areas.json as a dictionary from ..." : words right after the file's name that make it one object
+_MAPPING_WORDS = re.compile(r"\s+(?:as\s+|that\s+is\s+|with\s+)?(?:an?\s+|one\s+)?(?:JSON\s+)?"
+                            r"(?:(?:object|dict|dictionary|map)\s+(?:from|keyed|mapping|of\s+\w+\s+to)\b"
+                            r"|(?:mapping|keyed\s+by|that\s+maps|which\s+maps)\b)", re.IGNORECASE)
+
+
 def json_types(prompt: str, files: list[str]) -> dict[str, str]:
     """Per JSON file the designer named, "object" when the sentence naming it writes out an object
-    for it (``as {"layer/datatype": count}``): keys that only describe a pattern still say the
-    file is one object, not a list of rows."""
+    for it (``as {"layer/datatype": count}``) or says it maps names to values (``ports.json mapping
+    each port name to its length``, ``keyed by layer``): keys that only describe a pattern still say
+    the file is one object, not a list of rows."""
     out: dict[str, str] = {}
     for target, objects in _json_objects(prompt, files):
         if target not in out and objects:
             out[target] = "object"
+    text = prompt.translate(_QUOTES)
+    for name in files:
+        if name.lower().endswith(".json") and name not in out and \
+                re.search(re.escape(name) + _MAPPING_WORDS.pattern, text, re.IGNORECASE):
+            out[name] = "object"
     return out
 
 
