@@ -366,6 +366,7 @@ def test_sandbox_summary_carries_json_values_and_first_row(tmp_path):
     (tmp_path / "t.csv").write_text("name,kind\nfoo,bar\nbaz,qux\n")
     t = summarize_file(tmp_path / "t.csv")["summary"]
     assert t["first_row"] == ["name", "kind"] and t["rows_total"] == 3
+    assert t["column_samples"] == {"name": ["foo", "baz"], "kind": ["bar", "qux"]}   # what csv_forms compares
 
 
 # ------------------------------------------------------------------------------------------------ the runner can fail

@@ -163,6 +163,20 @@ def test_contract_words_of_typical_requests():
     assert mapping.json_types == {"split_ports.json": "object"}
     assert "- write split_ports.json as one JSON object (not a list of rows)" in contract_words.describe(mapping)
     assert contract_words.from_request("Write areas.json keyed by layer.").json_types == {"areas.json": "object"}
+    # a column whose values the request shows a form for (a real a16 answer wrote the layer number alone)
+    stats = contract_words.from_request('Write stats.csv with columns layer (as "layer/datatype"), shapes, area_um2. '
+                                        'Also write t.csv with the header layer,area where layer is written as "L/D".')
+    assert stats.csv_forms == {"stats.csv": {"layer": "1/0"}, "t.csv": {"layer": "1/0"}}
+    assert "- the layer column of stats.csv written like 1/0" in contract_words.describe(stats)
+    def table(layers):
+        return ExecutionReport.from_dict({"ok": True, "files": [
+            {"path": n, "kind": "csv", "summary": {"first_row": h, "column_samples": {"layer": layers}}}
+            for n, h in (("stats.csv", ["layer", "shapes", "area_um2"]), ("t.csv", ["layer", "area"]))]})
+    assert stats.check(table(["1/0", "2/0", "10/0"])) == []
+    assert stats.check(table(["1", "2/0"])) == [
+        "stats.csv: column 'layer' holds '1'; the request writes its values in the form '1/0'",
+        "t.csv: column 'layer' holds '1'; the request writes its values in the form '1/0'"]
+    assert contract_words.from_request("Write s.csv with columns layer, datatype, count.").csv_forms == {}
     # a list of rows where the request shows an object is a contract violation (a real b10 answer)
     as_list = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "list", "items": 4}}]}
     as_dict = {"ok": True, "files": [{"path": "counts.json", "kind": "json", "summary": {"type": "dict", "keys": ["1/0"]}}]}

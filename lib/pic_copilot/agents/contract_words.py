@@ -64,6 +64,8 @@ def describe(contract: OutputContract) -> str:
         lines.append(f"- {g['columns']:g} column(s) x {g['rows']:g} row(s) of placements{pitch}")
     elif contract.placements:
         lines.append(f"- {contract.placements} cells placed side by side (a row, column or array)")
+    for f, forms in contract.csv_forms.items():
+        lines += [f"- the {col} column of {f} written like {ex}" for col, ex in forms.items()]
     for f, n in contract.csv_rows.items():
         lines.append(f"- {n} data rows in {f}")
     for f, col in contract.csv_sorted.items():
@@ -494,6 +496,31 @@ def _enumerated(prompt: str, noun: str) -> int:
     return 0
 
 
+_NUM = r"-?\d+(?:\.\d+)?"
+# what follows a column's name to give its values' form: 'layer (as "layer/datatype")', 'layer (e.g. 1/0)',
+# 'layer as "L/D"'; the words layer/datatype stand for their usual example, 1/0
+_FORM_AFTER = (r"\s*(?:\(\s*(?:as|like|e\.\s*g\.|i\.\s*e\.|written as|in the form)?|,?\s*(?:is\s+)?(?:written\s+)?(?:as|like))"
+               rf"\s*[\"']?(?:(?P<words>layer\s*/\s*datatype|L\s*/\s*D)|(?P<example>{_NUM}/{_NUM}))[\"']?")
+
+
+def csv_forms(prompt: str, columns: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    """Per CSV file, the columns whose values the request shows a form for, with an example value:
+    'columns layer (as "layer/datatype"), shapes, area' -> {"layer": "1/0"}.
+
+    Args:
+        prompt: the request.
+        columns: the header read for each CSV file (:func:`csv_headers`); only those columns count.
+    """
+    text = prompt.translate(_QUOTES)
+    out: dict[str, dict[str, str]] = {}
+    for name, cols in columns.items():
+        for col in cols:
+            m = re.search(rf"(?<![\w/]){re.escape(col)}" + _FORM_AFTER, text, re.IGNORECASE)
+            if m:
+                out.setdefault(name, {})[col] = m.group("example") or "1/0"
+    return out
+
+
 def csv_row_counts(prompt: str, files: list[str]) -> dict[str, int]:
     """Per CSV file, the number of data rows the words fix, when they leave no doubt: "one row per
     radius" with the radii listed, "one row per placed copy" with a grid of copies, a sweep "in 501
@@ -576,7 +603,8 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     """
     files = requested_files(prompt, inputs)
     makes_layout = mode == "interactive" or any(_LAYOUT_OUT.search(f) for f in files)
-    return OutputContract(files=files, csv_columns=csv_headers(prompt, files), json_keys=json_keys(prompt, files),
+    columns = csv_headers(prompt, files)
+    return OutputContract(files=files, csv_columns=columns, csv_forms=csv_forms(prompt, columns), json_keys=json_keys(prompt, files),
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
                           json_key_forms=json_key_forms(prompt, files), cells=result_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),

@@ -115,6 +115,8 @@ class OutputContract:
         csv_sorted: file -> the column (by its header name) the data rows must be sorted by, ascending.
         csv_spans: file -> {column: [low, high]}: the smallest and largest value of a numeric column
             (a swept variable), at 1e-6 of the span.
+        csv_forms: file -> {column: example value}: every value of that column must have the example's
+            form (``{"stats.csv" = {"layer" = "1/0"}}``: each is number/number; digit runs stand for any number).
         json_keys: file -> top-level keys a JSON object must have (for a list of objects: the first item's keys).
         json_values: file -> {key: value} exact top-level values (numbers at 1e-6 relative; nested
             objects/lists compared recursively, three levels deep at most).
@@ -149,6 +151,7 @@ class OutputContract:
     csv_rows: dict[str, int] = field(default_factory=dict)
     csv_sorted: dict[str, str] = field(default_factory=dict)
     csv_spans: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    csv_forms: dict[str, dict[str, str]] = field(default_factory=dict)
     json_keys: dict[str, list[str]] = field(default_factory=dict)
     json_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     json_types: dict[str, str] = field(default_factory=dict)
@@ -210,6 +213,8 @@ class OutputContract:
             csv_spans=table("csv_spans", lambda x: isinstance(x, dict) and all(
                 isinstance(v, list) and len(v) == 2 and all(_is_number(n) for n in v) for v in x.values()),
                 '{"mzi.csv" = {"wavelength_um" = [1.5, 1.6]}}'),
+            csv_forms=table("csv_forms", lambda x: isinstance(x, dict) and bool(x) and all(
+                isinstance(v, str) and v for v in x.values()), '{"stats.csv" = {"layer" = "1/0"}}'),
             json_keys=table("json_keys", lambda x: is_strs(x) and bool(x), '{"width.json" = ["violations"]}'),
             json_values=table("json_values", lambda x: isinstance(x, dict) and bool(x), '{"width.json" = {"violations" = 3}}'),
             json_types=table("json_types", lambda x: x in _JSON_TYPES, '{"counts.json" = "object"}'),
@@ -256,7 +261,7 @@ class OutputContract:
     def required_files(self) -> list[str]:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
-        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.csv_spans, *self.json_keys, *self.json_values,
+        for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.csv_spans, *self.csv_forms, *self.json_keys, *self.json_values,
                   *self.json_types, *self.json_shapes, *self.json_key_forms, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
@@ -450,6 +455,13 @@ class OutputContract:
                 if got is not None and not (abs(got[0] - lo) <= tol and abs(got[1] - hi) <= tol):
                     problems.append(f"{name}: column {col!r} runs from {got[0]:g} to {got[1]:g}, the request sweeps it "
                                     f"from {lo:g} to {hi:g} (in the column's unit)" + _scaled_by(got, (lo, hi)))
+        for name, forms, s in _readable(files, self.csv_forms):
+            for col, example in forms.items():
+                form = re.compile(_key_form(example))
+                odd = [v for v in (s.get("column_samples") or {}).get(col, []) if not form.fullmatch(v)]
+                if odd:
+                    problems.append(f"{name}: column {col!r} holds {odd[0]!r}; the request writes its values in the form "
+                                    f"{example!r}")
         for name, cols, s in _readable(files, self.csv_columns):
             first = [str(c).strip() for c in s.get("first_row") or s.get("header") or []]
             if first != [c.strip() for c in cols]:

@@ -275,13 +275,21 @@ def summarize_table(path: str) -> dict:
            # fails on all-text tables) and every row including that first one
            "first_row": [h.strip() for h in header[:50]] if header else [], "rows_total": rows_total,
            "sorted_columns": _sorted_columns(header or [], body),
-           "column_spans": _column_spans(header or [], body)}
+           "column_spans": _column_spans(header or [], body),
+           "column_samples": _column_samples(header or [], body)}
     ragged = [r for r in body if r and header and len(r) != len(header)]
     if ragged:   # data rows with more or fewer fields than the first row names
         out["ragged_rows"] = {"count": len(ragged), "first": ragged[0][:12]}
     if truncated:
         out["truncated"] = True
     return out
+
+
+def _column_samples(header: list[str], body: list[list[str]], n: int = 8) -> dict[str, list[str]]:
+    """The first ``n`` values of each column (named by the first row), as written: what a contract
+    compares with the form a request gives a column ("layer (as "layer/datatype")")."""
+    return {name: [r[j].strip()[:40] for r in body[:n] if j < len(r)]
+            for j, name in enumerate(h.strip() for h in header[:50])}
 
 
 def _column_spans(header: list[str], body: list[list[str]]) -> dict[str, list[float]]:
