@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -1116,9 +1117,48 @@ def test_an_import_that_can_only_fail_or_hides_the_open_layouts_cell_is_dropped(
     assert fix(used) == (used, [])   # its name is used: the revision decides
     # gdsfactory's cell decorator used as one, a script with its own cell, a sandbox script's cell: kept
     for code, mode in (("from gdsfactory import cell\n@cell\ndef ring():\n    pass\n", "interactive"),
-                       ("from gdsfactory import cell\ncell = layout.top_cell()\n", "interactive"),
+                       ("from gdsfactory import cell\nlayout = pya.Layout()\ncell = layout.top_cell()\n", "interactive"),
                        ("from gdsfactory import cell\nprint(cell)\n", "sandbox")):
         assert fix(code, mode) == (code, []), code
+    # a06/a07 (advanced): an edit of the open layout that imports gdsfactory for nothing is routed to
+    # the engine by that import, where layout and dbu are undefined; the unused imports go, used ones stay
+    edit = ("import pya\nimport json\nimport gdsfactory as gf\nfrom gdsfactory import Port, __version__\n"
+            "from gdsfactory.pdk import get_layer\nli = layout.layer(1, 0)\nprint(get_layer, dbu)\n")
+    fixed, done = fix(edit)
+    assert fixed == "import pya\nimport json\nfrom gdsfactory.pdk import get_layer\nli = layout.layer(1, 0)\nprint(get_layer, dbu)\n"
+    assert "gdsfactory.Port" in done[0] and "gdsfactory," in done[0]
+    # a star import of gdsfactory (a17, a20) goes when the script uses none of its names; the open
+    # layout's cell is not one of them even though gdsfactory has a cell
+    star = "from gdsfactory import *\nli = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(0, 0, 1, 1))\n"
+    assert fix(star)[0] == star.split("\n", 1)[1]
+    used = star + "c = Component()\n"
+    assert fix(used) == (used, [])
+    # one the script's own cell replaces at once is unused too
+    assert fix("from gdsfactory import cell\ncell = layout.top_cell()\n")[0] == "cell = layout.top_cell()\n"
+    # the same imports in a script that makes its own layout, or in a sandbox script: kept
+    for code, mode in ((edit.replace("li =", "layout = pya.Layout()\ndbu = layout.dbu\nli ="), "interactive"), (edit, "sandbox")):
+        assert fix(code, mode) == (code, []), code
+
+
+def test_an_open_layout_edit_that_imports_gdsfactory_is_told_why_layout_is_undefined():
+    """Real a07/a09 candidates used gdsfactory's get_layer in a pya edit of the open layout: the
+    import sends the script to the engine, where pyflakes reports ``layout`` undefined and the model
+    then made a new Layout. The finding names the import instead. Real pyflakes and API check."""
+    from pic_copilot.checks.static import static_findings
+    from pic_copilot.retrieval import api
+
+    code = ("import pya\nfrom gdsfactory import get_layer\nli = layout.layer(*get_layer('WG'))\n"
+            "cell.shapes(li).insert(pya.DBox(0, 0, 1, 1))\nprint(dbu, undefined_thing)\n")
+    found = static_findings(code, "interactive", api.symbol_index())[0]
+    messages = [f["message"] for f in found]
+    assert not any(re.search(r"undefined name '(layout|cell|dbu)'", m) for m in messages), messages
+    assert any("undefined name 'undefined_thing'" in m for m in messages)
+    told = [m for m in messages if "makes this script run outside KLayout" in m]
+    assert len(told) == 1 and told[0].startswith("line 2:") and "cell, dbu, layout" in told[0] and "gdsfactory" in told[0]
+    # the same script in the sandbox, or an edit that makes its own layout: the usual findings
+    assert any("undefined name 'layout'" in f["message"] for f in static_findings(code, "sandbox", api.symbol_index())[0])
+    own = code.replace("li =", "layout = pya.Layout()\ncell = layout.create_cell('T')\ndbu = 0.001\nli =")
+    assert not any("outside KLayout" in f["message"] for f in static_findings(own, "interactive", api.symbol_index())[0])
 
 
 def test_the_open_layout_looked_up_through_an_invented_api_is_dropped():
@@ -1430,6 +1470,11 @@ def test_an_undefined_name_close_to_one_the_script_defines_is_named_and_a_case_s
     assert "undefined name 'lenght'" in msgs and "lenght' (" not in msgs
     fixed, done = fixes.request_free_fixes(code, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
     assert "x = PITCH * 2" in fixed and "area_4 + 1" in fixed and "pitch -> PITCH (the name the script defines)" in done
+    # a06 (advanced): Library for the script's own library is a KLayout class; its import is added and
+    # the read is kept, not renamed to the variable it is about to make
+    code = "library = Library()\nprint(library)\n"
+    fixed, done = fixes.request_free_fixes(code, "sandbox", lambda c: checks.static_findings(c, "sandbox")[0])
+    assert fixed.endswith("library = Library()\nprint(library)\n") and "import Library" in fixed.split("\n")[0], (fixed, done)
 
 
 def test_a_manual_page_is_shown_under_a_title_no_model_imports():

@@ -1210,6 +1210,41 @@ def endless_iterator_loops(code: str) -> list[dict]:
     return out
 
 
+def engine_import_in_open_layout_edit(code: str, found: list[dict]) -> list[dict]:
+    """An edit of the open layout (it reads ``layout``/``cell``/``dbu``... and never makes them) that
+    imports gdsfactory (or another engine-only package) runs in the engine's Python, where the open
+    layout is no object: pyflakes then reports ``layout`` as undefined, and a 1.5B model answers that
+    by making a new empty Layout or importing more gdsfactory (real a06, a07, a09, a17, a20
+    candidates). Those undefined-name findings become one that names the import and the cause.
+
+    Args:
+        code: the script (it parses; :func:`static_findings` checked).
+        found: the findings so far, the pyflakes ones among them.
+    """
+    from ..execution.routing import ENGINE_ONLY_MODULES
+
+    tree = ast.parse(code)
+    bridge = set(BRIDGE_GLOBALS) - {"pya"}
+    missing = sorted(bridge & {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                     - _defined_names(tree))
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+               and any(m.split(".")[0] in ENGINE_ONLY_MODULES
+                       for m in ([n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names]))]
+    if not (missing and imports):
+        return found
+    kept = [f for f in found if not (f.get("code") == "UndefinedName" and re.match(
+        rf"line \d+: undefined name '({'|'.join(missing)})'", f.get("message", "")))]
+    first = imports[0]
+    names = ", ".join(missing)
+    return kept + [{"kind": "api", "severity": "error", "line": first.lineno,
+                    "message": f"line {first.lineno}: `{ast.unparse(first)}` makes this script run outside KLayout "
+                               f"(that package is not available inside it), where the open layout's globals ({names}) "
+                               f"are not defined: an edit of the open layout uses pya and those globals only; remove "
+                               f"the import{'s' if len(imports) > 1 else ''} of "
+                               + ", ".join(sorted({(n.module if isinstance(n, ast.ImportFrom) else n.names[0].name) or ""
+                                                   for n in imports}))}]
+
+
 def static_findings(code: str, mode: str, index=None, checks: list[Check] | None = None,
                     interactive_pya: bool = False, observations: dict | None = None) -> tuple[list[dict], list[Check]]:
     """All static findings for a script, and the review checks for the LLM evaluator.
@@ -1224,6 +1259,8 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
     if found:
         return found, []
     found += pyflakes_check(code, predefined)
+    if mode == "interactive" and not interactive_pya:
+        found = engine_import_in_open_layout_edit(code, found)
     found += api_check(code, index, predefined, observations=observations)
     found += layer_number_check(code)
     found += endless_iterator_loops(code)

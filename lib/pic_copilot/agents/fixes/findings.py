@@ -9,7 +9,9 @@ a parameter given twice, a name that differs from a defined one only in case."""
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import importlib
 from dataclasses import dataclass
 import re
 
@@ -396,6 +398,10 @@ def use_the_defined_spelling(code: str, findings: list[dict]) -> tuple[str, list
     tree = parsed(code) if renames else None
     if tree is None:
         return code, []
+    # a name an import now binds (add_missing_imports gave ``Library`` its import) is no misspelling
+    imported = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
+    renames = {a: b for a, b in renames.items() if a not in imported}
     spans = {(n.lineno, n.col_offset, n.end_col_offset, renames[n.id]) for n in ast.walk(tree)
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in renames}
     if not spans:
@@ -716,6 +722,17 @@ def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
     return fixed, [f"{d} (the name lives there)" for d in done]
 
 
+def _gives_any(module: str, names: set[str]) -> bool:
+    """True if importing ``module`` works and it has one of ``names`` (what a star import of it may give);
+    a module that cannot be imported gives nothing."""
+    try:
+        mod = importlib.import_module(module)
+    except Exception:   # noqa: BLE001 - a broken or invented module gives no name
+        return False
+    given = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
+    return bool(set(given) & names)
+
+
 def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict]) -> tuple[str, list[str]]:
     """``from gdsfactory import get_template, cell`` at the top of an otherwise right pya edit of the
     open layout (a real m09 candidate): ``get_template`` does not exist, so the import can only fail,
@@ -726,7 +743,8 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
 
     Returns the script and what was dropped.
     """
-    from ...checks.static import BRIDGE_GLOBAL_TYPES
+    from ...checks.static import BRIDGE_GLOBAL_TYPES, BRIDGE_GLOBALS
+    from ...execution.routing import ENGINE_ONLY_MODULES
 
     missing = {f["name"] for f in findings if f.get("kind") == "api" and f.get("name")
                and "cannot be imported from" in f.get("message", "")}
@@ -738,19 +756,35 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
     tree = parsed(code) if (missing or hiding or no_module) and "import" in code else None
     if tree is None:
         return code, []
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    # an edit of the open layout (it reads layout/cell/dbu... and never makes them) that imports an
+    # engine-only package it never uses (a06: ``from gdsfactory import Port``) is sent to the engine's
+    # sandbox by that import alone, where the open layout does not exist: the unused import goes
+    on_open_layout = mode == "interactive" and bool((set(BRIDGE_GLOBALS) - {"pya"}) & loaded - stored)
     if hiding and any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in hiding for n in ast.walk(tree)):
         hiding = set()   # the script makes its own layout or cell: a macro of the designer's, not a bridge edit
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     called |= {d.id for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))
                for d in n.decorator_list if isinstance(d, ast.Name)}
     hiding -= called     # gdsfactory's @cell decorator used as one is what the script meant
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     lines = code.splitlines(keepends=True)
     edits, dropped = [], []
     for node in tree.body:
+        if on_open_layout and isinstance(node, ast.Import) and all(
+                a.name.split(".")[0] in ENGINE_ONLY_MODULES and (a.asname or a.name.split(".")[0]) not in loaded
+                for a in node.names):
+            start, end = offset(lines, node.lineno, node.col_offset), offset(lines, node.end_lineno, node.end_col_offset)
+            edits.append((start, end + (code[end:end + 1] == "\n"), ""))
+            dropped += [a.name for a in node.names]
+            continue
         if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
             continue
-        gone = [a for a in node.names if f"{node.module}.{a.name}" in missing or (a.asname or a.name) in hiding]
+        engine = on_open_layout and node.module.split(".")[0] in ENGINE_ONLY_MODULES
+        gone = [a for a in node.names if f"{node.module}.{a.name}" in missing or (a.asname or a.name) in hiding
+                or (engine and a.name != "*" and (a.asname or a.name) not in loaded)
+                or (engine and a.name == "*" and not _gives_any(node.module, loaded - stored - set(BRIDGE_GLOBALS)
+                                                                   - set(dir(builtins))))]
         if node.module in no_module and (any(a.name == "*" for a in node.names)
                                          or not {a.asname or a.name for a in node.names} & loaded):
             gone = list(node.names)
@@ -767,8 +801,8 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
     if not edits:
         return code, []
     code = replace_ranges(code, edits)
-    return code, [f"dropped the import of {', '.join(dropped)} (a name that does not exist, or that hides the "
-                  "open layout's own)"]
+    return code, [f"dropped the import of {', '.join(dropped)} (a name that does not exist, that hides the "
+                  "open layout's own, or an unused package that would take the edit away from the open layout)"]
 
 
 def _literal_assignments(code: str) -> dict[str, str]:
