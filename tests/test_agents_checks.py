@@ -299,6 +299,35 @@ def test_layer_number_passed_as_a_layer_index_is_an_error():
     assert layer_number_check(ok) == []
     # a name first bound to a number, then to an index, is not a literal
     assert layer_number_check("li = 0\nli = layout.layer(1, 0)\ncell.shapes(li)\n") == []
+    # a09 (advanced): the number unpacked with its datatype is one too
+    assert len(layer_number_check("LAYER, DATATYPE = 41, 0\ncell.shapes(LAYER).insert(b)\n")) == 1
+
+
+def test_a_gds_layer_number_given_as_a_layer_index_becomes_the_layouts_index():
+    """Real a09/a24 candidates drew into ``cell.shapes(LAYER)`` with ``LAYER, DATATYPE = 41, 0`` for
+    rounds; the fix asks the layout for the index. The fixed script runs on a real layout."""
+    from pic_copilot.agents.fixes import fix_gds_layer_numbers_as_indexes as fix
+
+    code = ("LAYER, DATATYPE = 41, 0\nMARK = 99\ncell.shapes(LAYER).insert(pya.DBox(0, 0, 80, 80))\n"
+            "cell.shapes(MARK).insert(pya.DBox(0, 0, 1, 1))\nprint(cell.shapes(7).size())\n")
+    fixed, what = fix(code, "interactive")
+    assert fixed == ("LAYER, DATATYPE = 41, 0\nMARK = 99\ncell.shapes(layout.layer(LAYER, DATATYPE)).insert(pya.DBox(0, 0, 80, 80))\n"
+                     "cell.shapes(layout.layer(MARK, 0)).insert(pya.DBox(0, 0, 1, 1))\nprint(cell.shapes(layout.layer(7, 0)).size())\n")
+    assert "layout.layer(LAYER, DATATYPE)" in what
+    import klayout.db as kdb
+
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb})
+    drawn = {f"{layout.get_info(li).layer}/{layout.get_info(li).datatype}": cell.shapes(li).size() for li in layout.layer_indexes()}
+    assert drawn == {"41/0": 1, "99/0": 1, "7/0": 0}, drawn
+    # index 0, an index from the layout, a script with two layouts, a sandbox script with none: unchanged
+    for c, mode in (("cell.shapes(0).insert(b)\n", "interactive"), ("li = layout.layer(1, 0)\ncell.shapes(li)\n", "interactive"),
+                    ("import pya\na = pya.Layout()\nb = pya.Layout()\na.top_cell().shapes(3)\n", "sandbox"),
+                    ("c.shapes(3)\n", "sandbox")):
+        assert fix(c, mode) == (c, None), c
+    made = "import pya\nly = pya.Layout()\ntop = ly.create_cell('T')\ntop.shapes(3).insert(pya.Box(0, 0, 5, 5))\n"
+    assert fix(made, "sandbox")[0] == made.replace("shapes(3)", "shapes(ly.layer(3, 0))")
 
 
 def test_interactive_script_that_opens_its_own_layout_edits_the_open_one():

@@ -1141,6 +1141,47 @@ def custom_checks(code: str, mode: str, checks: list[Check]) -> tuple[list[dict]
 _LAYER_TAKERS = {"shapes", "clear", "begin_shapes_rec", "each_shape"}
 
 
+def literal_int_names(tree: ast.Module) -> dict[str, tuple[int, str | None]]:
+    """Module-level names bound once to an int literal, each with the name bound beside it in a
+    pair (``LAYER, DATATYPE = 41, 0`` -> ``{"LAYER": (41, "DATATYPE"), "DATATYPE": (0, None)}``); a
+    name assigned anything else anywhere in the script is left out."""
+    names: dict[str, tuple[int, str | None]] = {}
+    for st in tree.body:
+        if not isinstance(st, ast.Assign):
+            continue
+        for t in st.targets:
+            if isinstance(t, ast.Name) and isinstance(st.value, ast.Constant) and type(st.value.value) is int:
+                names[t.id] = (st.value.value, None)
+            elif (isinstance(t, ast.Tuple) and isinstance(st.value, ast.Tuple) and len(t.elts) == len(st.value.elts)
+                  and all(isinstance(e, ast.Name) for e in t.elts)):
+                for i, (e, v) in enumerate(zip(t.elts, st.value.elts)):
+                    if isinstance(v, ast.Constant) and type(v.value) is int:
+                        partner = t.elts[i + 1].id if i == 0 and len(t.elts) == 2 else None
+                        names[e.id] = (v.value, partner)
+    counts: dict[str, int] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return {k: v for k, v in names.items() if counts.get(k) == 1}
+
+
+def gds_numbers_given_as_layer_indexes(tree: ast.Module) -> list[tuple[ast.Call, int, str | None]]:
+    """The ``.shapes(N)``-like calls (``_LAYER_TAKERS``) whose one argument is an int literal or a
+    name from :func:`literal_int_names`: each call, the number, and the datatype name paired with it."""
+    names = literal_int_names(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _LAYER_TAKERS and len(node.args) == 1 and not node.keywords):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and type(arg.value) is int:
+            out.append((node, arg.value, None))
+        elif isinstance(arg, ast.Name) and arg.id in names:
+            out.append((node, *names[arg.id]))
+    return out
+
+
 def layer_number_check(code: str) -> list[dict]:
     """``cell.shapes(20)`` / ``layer = 2; cell.shapes(layer)``: pya's ``shapes()`` (and
     ``begin_shapes_rec``, ``clear``) take a layer *index* from ``layout.layer(L, D)``; a GDS layer
@@ -1150,28 +1191,9 @@ def layer_number_check(code: str) -> list[dict]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    literal_names = {}
-    for st in tree.body:
-        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and type(st.value.value) is int:
-            for t in st.targets:
-                if isinstance(t, ast.Name):
-                    literal_names[t.id] = st.value.value
-    reassigned = [t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and not isinstance(n.value, ast.Constant)
-                  for t in n.targets if isinstance(t, ast.Name)]
-    for n in reassigned:
-        literal_names.pop(n, None)
     out = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _LAYER_TAKERS and len(node.args) == 1):
-            continue
+    for node, number, _ in gds_numbers_given_as_layer_indexes(tree):
         arg = node.args[0]
-        if isinstance(arg, ast.Constant) and type(arg.value) is int:
-            number = arg.value
-        elif isinstance(arg, ast.Name) and arg.id in literal_names:
-            number = literal_names[arg.id]
-        else:
-            continue
         out.append({"kind": "api", "severity": "error", "line": node.lineno,
                     "message": f"line {node.lineno}: .{node.func.attr}({ast.unparse(arg)}) takes a layer index, not the "
                                f"GDS layer number {number}: use li = layout.layer({number}, 0) (layer, datatype) "

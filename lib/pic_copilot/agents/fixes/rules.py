@@ -572,6 +572,37 @@ def fix_objects_the_layout_makes(code: str, mode: str) -> tuple[str, str | None]
     return replace_spans(code, spans), f"{'; '.join(done)} (the layout makes its cells and layer indexes)"
 
 
+def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | None]:
+    """``cell.shapes(41)`` / ``LAYER, DATATYPE = 41, 0; cell.shapes(LAYER)`` ->
+    ``cell.shapes(layout.layer(41, 0))`` / ``layout.layer(LAYER, DATATYPE)``: ``shapes()``,
+    ``begin_shapes_rec()``, ``each_shape()`` and ``clear()`` take the layer *index* the layout gives, and a
+    GDS layer number there names another layer or none ("Cell index is not valid", or shapes drawn on
+    the wrong layer: real a09, a24, b10, b11 candidates kept it for rounds). Only with one known layout
+    (:func:`_the_layout`), and not for 0 (index 0 is often the first layer of a layout just read).
+    """
+    from ...checks.static import gds_numbers_given_as_layer_indexes
+
+    tree = parsed(code) if any(f".{t}(" in code for t in ("shapes", "begin_shapes_rec", "each_shape", "clear")) else None
+    if tree is None:
+        return code, None
+    klayout = _klayout_aliases(tree, mode)
+    layout = _the_layout(tree, mode, klayout) if klayout else None
+    calls = [c for c in gds_numbers_given_as_layer_indexes(tree) if c[1] > 0] if layout else []
+    spans, done = set(), []
+    for call, _, datatype in calls:
+        arg = call.args[0]
+        if arg.lineno != arg.end_lineno:
+            continue
+        new = f"{layout}.layer({ast.unparse(arg)}, {datatype or 0})"
+        spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, new))
+        if new not in done:
+            done.append(new)
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), (f"{', '.join(done)} as the layer index (shapes() and the like take the "
+                                        "index the layout gives, not the GDS layer number)")
+
+
 def _only_setup(st: ast.stmt) -> bool:
     """A top-level statement that does no work of its own: an import, an assignment, a definition,
     a docstring or a print."""
@@ -732,7 +763,8 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 
 FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
-         fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called)
+         fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
+         fix_gds_layer_numbers_as_indexes)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
