@@ -516,8 +516,9 @@ def test_a_request_word_check_sends_a_script_back_once_then_the_judge_decides(ex
 
 
 def test_a_script_cut_off_at_the_length_limit_goes_back_without_running(executed):
-    """A small model that repeats a line fills max_tokens; say so instead of reporting its syntax error."""
-    cut = "ports = {}\n" + "ports['o1'] = 1\n" * 20 + "print(ports['o"
+    """A small model that repeats a line fills max_tokens; say so instead of reporting its syntax error
+    (here inside one statement, so no complete part is left to run)."""
+    cut = "ports = {\n" + "    'o1': 1,\n" * 20 + "    'o"
     good = "ports = {f'o{i}': i for i in range(1, 21)}\nprint(len(ports))\n"
     steps = [plan(("data", "count ports")), QUERIES,
              {"match": "Write the script", "content": fence(cut), "finish_reason": "length"},
@@ -527,6 +528,40 @@ def test_a_script_cut_off_at_the_length_limit_goes_back_without_running(executed
     text = user_text(bodies(reqs, "Revise the script")[0])
     assert "cut off at the answer length limit" in text and "SyntaxError" not in text
     assert executed == [good]
+
+
+def test_a_long_script_cut_off_in_its_last_statement_runs_without_it(executed):
+    """Advanced scripts of 50-90 lines fill the 1024-token limit in their last print: the complete
+    part runs and is judged like any candidate; a closed block with prose cut after it is whole."""
+    good = "ports = {f'o{i}': i for i in range(1, 21)}\nwith open('n.txt', 'w') as f:\n    f.write(str(len(ports)))\n"
+    steps = [plan(("data", "count ports")), QUERIES,
+             {"match": "Write the script", "content": "Here it is.\n```python\n" + good + "print(f'wrote {len(por",
+              "finish_reason": "length"},
+             ACCEPT]
+    out, io, reqs = run(steps, prompt="make a table of 20 ports and write how many to n.txt")
+    assert out.ok and out.rounds == 1, out.message
+    assert executed == [good]
+    assert not bodies(reqs, "Revise the script")
+    # the complete part that then fails (n.txt was in the cut statement) is revised, told both
+    first = "ports = {f'o{i}': i for i in range(1, 21)}\nn = len(ports)\nm = 2 * n\nk = m + 1\nprint(n, m, k)\n"
+    steps = [plan(("data", "count ports")), QUERIES,
+             {"match": "Write the script", "content": "```python\n" + first + "with open('n.txt', 'w') as f:\n    f.wr",
+              "finish_reason": "length"},
+             {"match": "Revise the script", "content": fence(good)}, ACCEPT]
+    out, io, reqs = run(steps, prompt="make a table of 20 ports and write how many to n.txt")
+    assert out.ok and out.rounds == 2, out.message
+    text = user_text(bodies(reqs, "Revise the script")[0])
+    assert "n.txt" in text and "cut off at the answer length limit" in text
+
+    from pic_copilot.agents.evaluator import complete_part
+
+    closed = fence(good) + "\nThis script makes twenty ports and wri"
+    assert complete_part(closed) == (good, "the answer's code block was complete (the length limit cut the text after it)")
+    # a cut in a loop drops the whole loop; a cut that leaves little of the script leaves nothing
+    longer = good + "n = len(ports)\nm = 2 * n\n"
+    kept, what = complete_part("```python\n" + longer + "for p in ports:\n    print(ports[")
+    assert kept == longer and "'for p in ports:'" in what
+    assert complete_part("```python\nimport json\nfor p in range(3):\n    print(p)\n    x = 1\n    y = 2\n    print(x") is None
 
 
 def test_open_layout_reaches_the_prompts_in_words_that_name_the_real_objects():

@@ -369,10 +369,14 @@ class _Run:
         ``repairs``: how many run-proven repairs it already had, see :meth:`repair_run`)."""
         script = extract_code(text)
         cand = Candidate(script=script, temperature=temperature, index=index, answer=text)
+        completed = None
         if finish in evaluator.CUT_OFF:
-            cand.stage, cand.decision = "cut-off", evaluator.cut_off(cut_off_by)
-            cand.problems = ["cut off at the answer length limit"]
-            return cand
+            completed = evaluator.complete_part(text) if finish != evaluator.RUNAWAY else None
+            if completed is None:
+                cand.stage, cand.decision = "cut-off", evaluator.cut_off(cut_off_by)
+                cand.problems = ["cut off at the answer length limit"]
+                return cand
+            script = cand.script = completed[0]
         deck = drc_deck.is_deck(script)   # KLayout's DRC language: none of the Python fixes apply
         checked: dict[str, tuple[list[dict], list]] = {}   # script -> its static check, run once per text
 
@@ -399,7 +403,7 @@ class _Run:
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
             fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
-                     + [w for w in (resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, existing, invented, documented, variant)
+                     + [w for w in (completed and completed[1], resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, active, existing, invented, documented, variant)
                         if w] + fixed)
         findings, review = checked[script] if script in checked else self.static(script)
         cand.script, cand.findings = script, findings
@@ -693,7 +697,10 @@ class _Run:
             # failed script in view, told only what was wrong with it
             self.progress("generate", "starting over: the script did not change")
             return self.fresh_start(gen, dec, docs)
-        return gen.revision_message(chosen.script, dec.get("instructions", ""), docs=docs)
+        instructions = dec.get("instructions", "")
+        if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
+            instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"
+        return gen.revision_message(chosen.script, instructions, docs=docs)
 
     def fresh_start(self, gen: ScriptGenerator, dec: dict, docs: list[dict] | None = None) -> str:
         """The programmer's first message again, with what was wrong with the failed script and
