@@ -9,6 +9,7 @@ from pathlib import PurePath
 
 from .. import prompts
 from ..llm.agent import Agent, extract_code
+from .fixes.source import parsed
 from ..llm.client import RUNAWAY
 from ..checks.static import IMPORTS, _aliases, _dotted, resolve_object
 from ..execution.report import ExecutionReport, execution_text, tail
@@ -143,27 +144,19 @@ def complete_part(text: str) -> tuple[str, str] | None:
     if re.search(r"```(?:python|py)?[ \t]*\n.*?```", text, re.S):
         script = extract_code(text)
         return (script, "the answer's code block was complete (the length limit cut the text after it)") \
-            if _parses(script) else None
+            if parsed(script) is not None else None
     lines = extract_code(text).splitlines()
     starts = [i for i, ln in enumerate(lines) if i and ln[:1].strip() and not ln.startswith("#")
               and not _BLOCK_CONTINUES.match(ln)]
     for i in reversed(starts):
         kept = "\n".join(lines[:i]).rstrip() + "\n"
-        if _parses(kept):
+        if parsed(kept) is not None:
             body = [ln for ln in lines if ln.strip()]
             if len([ln for ln in lines[:i] if ln.strip()]) < COMPLETE_PART * len(body):
                 return None
             dropped = lines[i].strip()
             return kept, f"dropped the last statement ({dropped[:60]!r}...), {CUT_PART}"
     return None
-
-
-def _parses(script: str) -> bool:
-    try:
-        ast.parse(script)
-    except SyntaxError:
-        return False
-    return True
 
 
 def cut_off(agent: str) -> dict:
