@@ -330,6 +330,36 @@ def test_a_gds_layer_number_given_as_a_layer_index_becomes_the_layouts_index():
     assert fix(made, "sandbox")[0] == made.replace("shapes(3)", "shapes(ly.layer(3, 0))")
 
 
+def test_layer_numbers_given_to_layout_layer_methods_become_indexes():
+    """A real a13 candidate ended with ``layout.delete_layer(99)``: an internal error in KLayout, as the
+    layout has no index 99. ``(layer, datatype)`` written as two arguments where one index goes, and
+    both layers of ``move_layer``, are the same mistake. The fixed script runs on a real layout."""
+    from pic_copilot.agents.fixes import fix_gds_layer_numbers_as_indexes as fix
+    from pic_copilot.checks.static import layer_number_check
+    import klayout.db as kdb
+
+    code = ("layout.delete_layer(99)\nlayout.move_layer(1, 2)\nprint(cell.shapes(3, 0).size())\n"
+            "print(cell.dbbox_per_layer(2))\n")
+    assert [f["line"] for f in layer_number_check(code)] == [1, 2, 2, 3, 4]
+    assert "layout.layer(3, 0)" in layer_number_check(code)[3]["message"]
+    fixed, what = fix(code, "interactive")
+    assert fixed == ("layout.delete_layer(layout.layer(99, 0))\nlayout.move_layer(layout.layer(1, 0), layout.layer(2, 0))\n"
+                     "print(cell.shapes(layout.layer(3, 0)).size())\nprint(cell.dbbox_per_layer(layout.layer(2, 0)))\n"), fixed
+    assert what
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    for ld in ((1, 0), (99, 0)):
+        cell.shapes(layout.layer(*ld)).insert(kdb.Box(0, 0, 100, 100))
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "print": lambda *a: None})
+    left = {f"{layout.get_info(li).layer}/{layout.get_info(li).datatype}": cell.shapes(li).size()
+            for li in layout.layer_indexes()}
+    assert left == {"1/0": 0, "2/0": 1, "3/0": 0}, left
+    # an index variable, a name bound twice and a wrong count of arguments are left alone
+    for c in ("for li in layout.layer_indexes():\n    layout.delete_layer(li)\n",
+              "a = 1\na = layout.layer(1, 0)\nlayout.delete_layer(a)\n", "layout.move_layer(1)\n"):
+        assert fix(c, "interactive") == (c, None) and layer_number_check(c) == [], c
+
+
 def test_interactive_script_that_opens_its_own_layout_edits_the_open_one():
     from pic_copilot.agents.fixes import apply_fixes, drop_reopened_layout
 

@@ -1138,7 +1138,10 @@ def custom_checks(code: str, mode: str, checks: list[Check]) -> tuple[list[dict]
     return findings, review
 
 
-_LAYER_TAKERS = {"shapes", "clear", "begin_shapes_rec", "each_shape"}
+# method -> how many of its leading arguments are layer indexes (Cell, Layout)
+_LAYER_TAKERS = {"shapes": 1, "clear": 1, "begin_shapes_rec": 1, "each_shape": 1, "bbox_per_layer": 1,
+                 "dbbox_per_layer": 1, "delete_layer": 1, "clear_layer": 1, "copy_layer": 2, "move_layer": 2,
+                 "swap_layers": 2}
 
 
 def literal_int_names(tree: ast.Module) -> dict[str, tuple[int, str | None]]:
@@ -1165,39 +1168,58 @@ def literal_int_names(tree: ast.Module) -> dict[str, tuple[int, str | None]]:
     return {k: v for k, v in names.items() if counts.get(k) == 1}
 
 
-def gds_numbers_given_as_layer_indexes(tree: ast.Module) -> list[tuple[ast.Call, int, str | None]]:
-    """The ``.shapes(N)``-like calls (``_LAYER_TAKERS``) whose one argument is an int literal or a
-    name from :func:`literal_int_names`: each call, the number, and the datatype name paired with it."""
+@dataclass(frozen=True)
+class LayerNumberAsIndex:
+    """Where a GDS layer number stands in a layer index's place: ``args`` are the argument nodes it
+    takes up (one, or the two of a ``(layer, datatype)`` pair written as two arguments), ``number`` the
+    layer number, ``datatype`` the source text of its datatype when the script gives one."""
+    call: ast.Call
+    args: tuple[ast.expr, ...]
+    number: int
+    datatype: str | None
+
+
+def gds_numbers_given_as_layer_indexes(tree: ast.Module) -> list[LayerNumberAsIndex]:
+    """Arguments of the ``.shapes(N)``-like calls (``_LAYER_TAKERS``) that are an int literal or a name
+    from :func:`literal_int_names`; ``.shapes(1, 0)`` / ``.delete_layer(99, 0)``, a layer and datatype
+    where one index goes, is one such place."""
     names = literal_int_names(tree)
+
+    def number(arg: ast.expr) -> tuple[int, str | None] | None:
+        if isinstance(arg, ast.Constant) and type(arg.value) is int:
+            return arg.value, None
+        return names.get(arg.id) if isinstance(arg, ast.Name) else None
+
     out = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _LAYER_TAKERS and len(node.args) == 1 and not node.keywords):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords):
             continue
-        arg = node.args[0]
-        if isinstance(arg, ast.Constant) and type(arg.value) is int:
-            out.append((node, arg.value, None))
-        elif isinstance(arg, ast.Name) and arg.id in names:
-            out.append((node, *names[arg.id]))
-    return out
+        taken = _LAYER_TAKERS.get(node.func.attr)
+        if taken == 1 and len(node.args) == 2 and number(node.args[0]) and number(node.args[1]):
+            out.append(LayerNumberAsIndex(node, tuple(node.args), number(node.args[0])[0], ast.unparse(node.args[1])))
+        elif taken and len(node.args) == taken:
+            for arg in node.args:
+                if found := number(arg):
+                    out.append(LayerNumberAsIndex(node, (arg,), *found))
+    return sorted(out, key=lambda p: (p.args[0].lineno, p.args[0].col_offset))
 
 
 def layer_number_check(code: str) -> list[dict]:
     """``cell.shapes(20)`` / ``layer = 2; cell.shapes(layer)``: pya's ``shapes()`` (and
-    ``begin_shapes_rec``, ``clear``) take a layer *index* from ``layout.layer(L, D)``; a GDS layer
-    number written there names some other layer or none. Only integer literals (directly or through
-    a module-level name bound to one) are reported, so an index variable is never flagged."""
+    ``begin_shapes_rec``, ``clear``, ``delete_layer``...) take a layer *index* from ``layout.layer(L, D)``;
+    a GDS layer number written there names some other layer or none. Only integer literals (directly
+    or through a module-level name bound to one) are reported, so an index variable is never flagged."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return []
     out = []
-    for node, number, _ in gds_numbers_given_as_layer_indexes(tree):
-        arg = node.args[0]
+    for found in gds_numbers_given_as_layer_indexes(tree):
+        node, written = found.call, ", ".join(ast.unparse(a) for a in found.args)
         out.append({"kind": "api", "severity": "error", "line": node.lineno,
-                    "message": f"line {node.lineno}: .{node.func.attr}({ast.unparse(arg)}) takes a layer index, not the "
-                               f"GDS layer number {number}: use li = layout.layer({number}, 0) (layer, datatype) "
-                               f"and .{node.func.attr}(li)"})
+                    "message": f"line {node.lineno}: .{node.func.attr}({written}) takes a layer index, not the "
+                               f"GDS layer number {found.number}: use li = layout.layer({found.number}, "
+                               f"{found.datatype or 0}) (layer, datatype) and .{node.func.attr}(li)"})
     return out
 
 

@@ -573,28 +573,29 @@ def fix_objects_the_layout_makes(code: str, mode: str) -> tuple[str, str | None]
 
 
 def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | None]:
-    """``cell.shapes(41)`` / ``LAYER, DATATYPE = 41, 0; cell.shapes(LAYER)`` ->
-    ``cell.shapes(layout.layer(41, 0))`` / ``layout.layer(LAYER, DATATYPE)``: ``shapes()``,
-    ``begin_shapes_rec()``, ``each_shape()`` and ``clear()`` take the layer *index* the layout gives, and a
-    GDS layer number there names another layer or none ("Cell index is not valid", or shapes drawn on
-    the wrong layer: real a09, a24, b10, b11 candidates kept it for rounds). Only with one known layout
-    (:func:`_the_layout`), and not for 0 (index 0 is often the first layer of a layout just read).
+    """``cell.shapes(41)`` / ``LAYER, DATATYPE = 41, 0; cell.shapes(LAYER)`` / ``layout.delete_layer(99, 0)``
+    -> ``cell.shapes(layout.layer(41, 0))`` / ``layout.layer(LAYER, DATATYPE)`` / ``delete_layer(layout.layer(99, 0))``:
+    ``shapes()``, ``begin_shapes_rec()``, ``delete_layer()``, ``move_layer()`` and the like take the layer
+    *index* the layout gives, and a GDS layer number there names another layer or none ("Cell index is
+    not valid", an internal error in delete_layer, or shapes drawn on the wrong layer: real a09, a13,
+    a24, b10, b11 candidates kept it for rounds). Only with one known layout (:func:`_the_layout`), and
+    not for 0 (index 0 is often the first layer of a layout just read).
     """
-    from ...checks.static import gds_numbers_given_as_layer_indexes
+    from ...checks.static import _LAYER_TAKERS, gds_numbers_given_as_layer_indexes
 
-    tree = parsed(code) if any(f".{t}(" in code for t in ("shapes", "begin_shapes_rec", "each_shape", "clear")) else None
+    tree = parsed(code) if any(f".{t}(" in code for t in _LAYER_TAKERS) else None
     if tree is None:
         return code, None
     klayout = _klayout_aliases(tree, mode)
     layout = _the_layout(tree, mode, klayout) if klayout else None
-    calls = [c for c in gds_numbers_given_as_layer_indexes(tree) if c[1] > 0] if layout else []
+    places = [p for p in gds_numbers_given_as_layer_indexes(tree) if p.number > 0] if layout else []
     spans, done = set(), []
-    for call, _, datatype in calls:
-        arg = call.args[0]
-        if arg.lineno != arg.end_lineno:
+    for place in places:
+        first, last = place.args[0], place.args[-1]
+        if first.lineno != last.end_lineno:
             continue
-        new = f"{layout}.layer({ast.unparse(arg)}, {datatype or 0})"
-        spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, new))
+        new = f"{layout}.layer({ast.unparse(first)}, {place.datatype or 0})"
+        spans.add((first.lineno, first.col_offset, last.end_col_offset, new))
         if new not in done:
             done.append(new)
     if not spans:
