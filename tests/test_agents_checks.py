@@ -1065,14 +1065,35 @@ def test_a_name_looked_for_in_the_wrong_module_is_taken_from_the_module_that_has
 
 def test_whole_floats_in_range_are_made_ints():
     """``range(0, 100, TILE)`` with ``TILE = 25.0`` (a real m10 run, four candidates): the whole
-    float becomes int(); a float with a fraction, a name bound twice, or a shadowed range stays."""
+    float becomes int(); a name bound twice, a shadowed range or whole numbers stay."""
     code = "TILE = 25.0\nfor x in range(0, 100.0, TILE):\n    print(x)\n"
-    fixed, what = fixes.fix_whole_floats_in_range(code, "sandbox")
+    fixed, what = fixes.fix_floats_in_range(code, "sandbox")
     assert fixed == "TILE = 25.0\nfor x in range(0, int(100.0), int(TILE)):\n    print(x)\n" and "int(TILE)" in what
     exec(compile(fixed, "<fixed>", "exec"), {"print": lambda *_: None})
-    for same in ("STEP = 2.5\nrange(0, 10, STEP)\n", "N = 4.0\nN += 1\nrange(N)\n",
-                 "def range(*a):\n    return a\nrange(0, 4.0)\n", "range(0, 10, 2)\n"):
-        assert fixes.fix_whole_floats_in_range(same, "sandbox") == (same, None), same
+    for same in ("N = 4.0\nN += 1\nrange(N)\n", "def range(*a):\n    return a\nrange(0, 4.5)\n", "range(0, 10, 2)\n",
+                 "STEP = 0.5\nrange(0, 10, int(STEP * 2))\n", "range(0, f(2.5))\n"):
+        assert fixes.fix_floats_in_range(same, "sandbox") == (same, None), same
+
+
+def test_a_range_with_a_fractional_float_counts_in_floats():
+    """a17 (two sessions): ``for x in range(0, 64, VIA_GRID)`` with ``VIA_GRID = 0.4`` failed with
+    "'float' object cannot be interpreted as an integer". The range becomes the list of values
+    range() would give if it took floats: start included, stop excluded, rounding forgiven."""
+    code = ("VIA_GRID = 0.4\nX0 = 1.5\nxs = [x for x in range(0, 64, VIA_GRID)]\nys = list(range(X0, X0 + 2))\n"
+            "zs = list(range(10, 0, -2.5))\nws = list(range(2.5))\n_i = 3\n")
+    fixed, what = fixes.fix_floats_in_range(code, "sandbox")
+    assert "range(0, 64, VIA_GRID)" in what and "_i1 * VIA_GRID" in fixed, fixed
+    env: dict = {}
+    exec(compile(fixed, "<fixed>", "exec"), env)
+    assert len(env["xs"]) == 160 and env["xs"][0] == 0 and abs(env["xs"][-1] - 63.6) < 1e-9
+    assert env["ys"] == [1.5, 2.5]
+    assert env["zs"] == [10, 7.5, 5.0, 2.5]
+    assert env["ws"] == [0, 1, 2]
+    # the whole-float fix and the float count in one script
+    both, what = fixes.fix_floats_in_range("for a in range(4.0):\n    for b in range(0, 1, 0.25):\n        pass\n", "sandbox")
+    assert both == ("for a in range(int(4.0)):\n    for b in [_i * 0.25 for _i in range(int(1 / 0.25 + 1 - 1e-6))]:\n"
+                    "        pass\n"), both
+    assert "int(4.0)" in what and "counts in floats" in what
 
 
 def test_a_bare_klayout_class_name_is_imported_from_its_module():

@@ -368,11 +368,14 @@ def fix_cell_placed_in_itself(code: str, mode: str) -> tuple[str, str | None]:
     return replace_spans(code, spans), f"{names[0]}.insert -> cell.insert (the script placed {names[0]} inside itself)"
 
 
-def fix_whole_floats_in_range(code: str, mode: str) -> tuple[str, str | None]:
+def fix_floats_in_range(code: str, mode: str) -> tuple[str, str | None]:
     """``range(0, 100, TILE)`` with ``TILE = 25.0`` fails ("'float' object cannot be interpreted as an
     integer"; a real m10 run kept it for four candidates): an argument of ``range`` that is a whole
-    float, written out or a name bound once to one, is wrapped in ``int()``. A float with a
-    fraction is left alone (no int() would keep its meaning).
+    float, written out or a name bound once to one, is wrapped in ``int()``. A range with a float that
+    has a fraction (``range(0, 64, VIA_GRID)``, ``VIA_GRID = 0.4``: a17 grids in two sessions) counts
+    in that float instead: ``[_i * VIA_GRID for _i in range(int(64 / VIA_GRID + 1 - 1e-6))]``, the
+    values range() would give if it took floats (stop excluded, a step's rounding error forgiven).
+    Only when every argument is names, numbers and arithmetic, so nothing is evaluated twice.
     """
     tree = parsed(code) if "range(" in code else None
     if tree is None:
@@ -385,26 +388,55 @@ def fix_whole_floats_in_range(code: str, mode: str) -> tuple[str, str | None]:
                     bound.setdefault(name.id, []).append(n.value if isinstance(n, ast.Assign) and len(n.targets) == 1
                                                          and isinstance(t, ast.Name) else None)
 
-    def whole_float(a: ast.AST) -> bool:
+    def float_value(a: ast.AST) -> float | None:
         if isinstance(a, ast.Name) and len(bound.get(a.id, [])) == 1 and bound[a.id][0] is not None:
             a = bound[a.id][0]
         neg = isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub)
         a = a.operand if neg else a
-        return isinstance(a, ast.Constant) and isinstance(a.value, float) and a.value.is_integer()
+        return a.value if isinstance(a, ast.Constant) and isinstance(a.value, float) else None
 
+    def arithmetic(a: ast.AST) -> bool:
+        return all(isinstance(x, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load))
+                   for x in ast.walk(a))
+
+    def term(text: str, a: ast.AST) -> str:
+        return text if isinstance(a, (ast.Name, ast.Constant)) else f"({text})"
+
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    i = next(f"_i{k}" if k else "_i" for k in range(len(names) + 1) if (f"_i{k}" if k else "_i") not in names)
     shadowed = "range" in bound or any(getattr(n, "name", None) == "range" or isinstance(n, (ast.Import, ast.ImportFrom))
                                        and any((a.asname or a.name) == "range" for a in n.names) for n in ast.walk(tree))
-    spans, wrapped = [], []
+    spans, wrapped, counted = [], [], []
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" and not shadowed:
-            for a in n.args:
-                if whole_float(a) and a.lineno == a.end_lineno:
-                    text = ast.get_source_segment(code, a)
-                    spans.append((a.lineno, a.col_offset, a.end_col_offset, f"int({text})"))
-                    wrapped.append(text)
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" and not shadowed):
+            continue
+        values = [float_value(a) for a in n.args]
+        if (any(v is not None and not v.is_integer() for v in values) and 1 <= len(n.args) <= 3 and not n.keywords
+                and all(arithmetic(a) for a in n.args) and n.lineno == n.end_lineno):
+            texts = [term(ast.get_source_segment(code, a), a) for a in n.args]
+            start, stop, step = (["0", *texts] if len(texts) == 1 else texts) + [None] * (3 - max(2, len(texts)))
+            span = stop if start == "0" else f"({stop} - {start})"
+            first = "" if start == "0" else f"{start} + "
+            if step:
+                new = f"[{first}{i} * {step} for {i} in range(int({span} / {step} + 1 - 1e-6))]"
+            else:
+                new = f"[{first}{i} for {i} in range(int({span} + 1 - 1e-6))]"
+            spans.append((n.lineno, n.col_offset, n.end_col_offset, new))
+            counted.append(ast.get_source_segment(code, n))
+            continue
+        for a, v in zip(n.args, values):
+            if v is not None and v.is_integer() and a.lineno == a.end_lineno:
+                text = ast.get_source_segment(code, a)
+                spans.append((a.lineno, a.col_offset, a.end_col_offset, f"int({text})"))
+                wrapped.append(text)
     if not spans:
         return code, None
-    return replace_spans(code, spans), f"wrote int({'), int('.join(dict.fromkeys(wrapped))}) in range() (range takes whole numbers)"
+    what = []
+    if wrapped:
+        what.append(f"wrote int({'), int('.join(dict.fromkeys(wrapped))}) in range() (range takes whole numbers)")
+    if counted:
+        what.append(f"{', '.join(dict.fromkeys(counted))} counts in floats with a list (range takes whole numbers only)")
+    return replace_spans(code, spans), "; ".join(what)
 
 
 def _csv_writer_names(tree: ast.Module) -> tuple[set[str], bool]:
@@ -763,7 +795,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 
 
 FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
-         fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_whole_floats_in_range,
+         fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
          fix_gds_layer_numbers_as_indexes)
 
