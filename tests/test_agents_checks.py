@@ -1096,6 +1096,41 @@ def test_a_range_with_a_fractional_float_counts_in_floats():
     assert "int(4.0)" in what and "counts in floats" in what
 
 
+def test_point_tuples_given_to_klayout_shapes_become_points():
+    """a11 (sessions 17 and 19): ``pya.DPath([(0, y), (2000, y), ...], width, 0, 0)`` fails in KLayout
+    0.28 ("expected argument of class DPoint, got tuple"). The fixed script runs in the real
+    KLayout application (0.28.5, where the tuples fail), and draws what was meant."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    code = ("y = 5.0\npts = [(0, y), (20, y)]\ncell.shapes(layout.layer(1, 0)).insert(pya.DPath(pts, 0.5, 0, 0))\n"
+            "cell.shapes(layout.layer(1, 0)).insert(pya.DPolygon([(0, 0), (10, 0), (10, 2)]))\n"
+            "cell.shapes(layout.layer(2, 0)).insert(pya.Polygon([ (0, 0), (100, 0), (0, 100) ]))\n")
+    fixed, what = fixes.fix_point_tuples_in_shapes(code, "interactive")
+    assert "pts = [pya.DPoint(0, y), pya.DPoint(20, y)]" in fixed and "pya.Point(100, 0)" in fixed, fixed
+    assert "DPath's points as pya.DPoint" in what
+    for same, mode in ((code, "sandbox"), ("pts = [(0, 0)]\npts = []\npya.DPath(pts, 1)\n", "interactive"),
+                       ("pya.DPolygon([(0, 0, 1)])\n", "interactive"), ("pya.DPolygon(box)\n", "interactive")):
+        assert fixes.fix_point_tuples_in_shapes(same, mode) == (same, None), same
+    klayout = shutil.which("klayout")
+    if klayout is None:
+        pytest.skip("the KLayout application is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp, "run.py")
+        for name, body in (("before", code), ("after", fixed)):
+            script.write_text("import pya\nlayout = pya.Layout()\nlayout.dbu = 0.001\ncell = layout.create_cell('TOP')\n"
+                              + body + "print('AREA', sum(s.polygon.area() for li in layout.layer_indexes()"
+                              " for s in cell.shapes(li).each() if s.polygon))\n")
+            run = subprocess.run([klayout, "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
+            out = run.stdout + run.stderr
+            if name == "before":
+                assert "got tuple" in out or "No overload" in out, out
+            else:
+                # 20 x 0.5 um path + 10 x 2 / 2 um triangle + 100 x 100 / 2 dbu triangle, in dbu^2
+                assert "AREA 20005000" in out, out
+
+
 def test_a_bare_klayout_class_name_is_imported_from_its_module():
     """``Cell``, ``DBox``, ``ReportDatabase`` written bare (7 of 90 undefined names in session 17's
     advanced candidates): imported from pya in KLayout, from klayout.db / klayout.rdb in the sandbox;

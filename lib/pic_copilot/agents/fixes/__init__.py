@@ -18,7 +18,7 @@ from .findings import (SANDBOX_IMPORTS, add_missing_imports, drop_imports_that_b
                        use_the_module_that_has_it)
 from .request_words import (bind_named_layers, bind_requested_layer, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                             name_the_new_layer, rebind_one_wrong_layer, use_the_named_variant, write_layout_by_suffix)
-from .rules import (FIXES, apply_fixes, fix_alias_import, fix_component_added_as_reference, fix_cell_placed_in_itself, fix_csv_writer_given_dicts, fix_function_never_called, fix_gds_layer_numbers_as_indexes, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
+from .rules import (FIXES, apply_fixes, fix_alias_import, fix_component_added_as_reference, fix_cell_placed_in_itself, fix_csv_writer_given_dicts, fix_function_never_called, fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_gdsfactory_int_layers, fix_iterator_next_outside_loop,
                     fix_klayout_submodule_names, fix_loop_variable_hiding_the_component, fix_objects_the_layout_makes, fix_pdk_activation, fix_pya_import_in_klayout, fix_floats_in_range, fix_write_gds_metadata, fix_star_import_of_klayout, repair_syntax,
                     request_free_fixes)
 from .run_proven import (ask_the_bounding_box, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, call_methods_written_as_values, call_uncalled_methods, csv_column_renames, output_renames, rename_csv_columns,
@@ -26,7 +26,7 @@ from .run_proven import (ask_the_bounding_box, bind_default_layer, concat_instea
 
 __all__ = ["FIXES", "advance_iterator_loops", "ask_the_bounding_box", "concat_instead_of_append", "drop_dataframe_index", "SANDBOX_IMPORTS", "add_missing_imports", "apply_fixes", "bind_default_layer", "bind_label_layer", "bind_named_layers",
            "bind_requested_layer", "call_methods_read_as_values", "call_methods_written_as_values", "call_uncalled_methods", "csv_column_renames", "draw_in_the_active_cell",
-           "drop_imports_that_break_the_script", "drop_keywords_given_twice", "drop_invented_open_layout_lookups", "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_cell_placed_in_itself", "fix_csv_writer_given_dicts", "fix_function_never_called", "fix_gds_layer_numbers_as_indexes", "fix_component_added_as_reference", "fix_gdsfactory_int_layers",
+           "drop_imports_that_break_the_script", "drop_keywords_given_twice", "drop_invented_open_layout_lookups", "drop_reopened_layout", "drop_undefined_unpacking", "fix_alias_import", "fix_cell_placed_in_itself", "fix_csv_writer_given_dicts", "fix_function_never_called", "fix_gds_layer_numbers_as_indexes", "fix_point_tuples_in_shapes", "fix_component_added_as_reference", "fix_gdsfactory_int_layers",
            "fix_iterator_next_outside_loop", "fix_klayout_submodule_names", "fix_loop_variable_hiding_the_component", "fix_objects_the_layout_makes", "fix_pdk_activation",
            "fix_pya_import_in_klayout", "fix_star_import_of_klayout", "fix_floats_in_range", "fix_write_gds_metadata", "init_counters", "look_up_only_cells_that_exist", "make_points_of_tuples", "make_regions_for_region_methods", "make_regions_of_layer_operands", "make_regions_of_shapes", "name_the_new_layer", "output_renames", "pdk_layer_names",
            "quote_pdk_layer_names", "rebind_one_wrong_layer", "rename_csv_columns", "rename_outputs",

@@ -18,7 +18,7 @@ from .findings import (KLAYOUT_MODULES, add_missing_imports, drop_imports_that_b
                        init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
-from .source import insert_at_top, parsed, replace_spans
+from .source import assignments, insert_at_top, parsed, replace_spans, stored_once
 
 
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
@@ -636,6 +636,47 @@ def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | N
                                         "index the layout gives, not the GDS layer number)")
 
 
+#: KLayout shape classes whose constructors take a list of points, and the point class each takes
+_POINT_OF = {"DPath": "DPoint", "DPolygon": "DPoint", "DSimplePolygon": "DPoint",
+             "Path": "Point", "Polygon": "Point", "SimplePolygon": "Point"}
+
+
+def fix_point_tuples_in_shapes(code: str, mode: str) -> tuple[str, str | None]:
+    """``pya.DPath([(0, y), (2000, y)], w)`` -> ``pya.DPath([pya.DPoint(0, y), pya.DPoint(2000, y)], w)``:
+    KLayout 0.28's DPath/DPolygon/Path/Polygon constructors take points, and a list of tuples fails
+    ("expected argument of class DPoint, got tuple", "No overload with matching arguments"; real a11
+    candidates kept it for rounds in two sessions; the pip klayout of the sandbox accepts tuples, so
+    only scripts run in KLayout are mended). The list is written in the call or bound once to a
+    name; every element must be a two-element tuple.
+    """
+    if mode != "interactive" or not any(f"{k}(" in code for k in _POINT_OF):
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    klayout = _klayout_aliases(tree, mode)
+    once = stored_once(tree)
+    lists = {name: value for name, value in assignments(tree, top_level=False) if name in once and isinstance(value, ast.List)}
+    spans, done = set(), []
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and call.args and isinstance(call.func, ast.Attribute)
+                and call.func.attr in _POINT_OF and isinstance(call.func.value, ast.Name) and call.func.value.id in klayout):
+            continue
+        points = call.args[0]
+        points = lists.get(points.id, points) if isinstance(points, ast.Name) else points
+        if not (isinstance(points, ast.List) and points.elts
+                and all(isinstance(e, ast.Tuple) and len(e.elts) == 2 and e.lineno == e.end_lineno for e in points.elts)):
+            continue
+        point = f"{call.func.value.id}.{_POINT_OF[call.func.attr]}"
+        for e in points.elts:
+            text = ast.get_source_segment(code, e)
+            spans.add((e.lineno, e.col_offset, e.end_col_offset, f"{point}{text}" if text.startswith("(") else f"{point}({text})"))
+        done.append(f"{call.func.attr}'s points as {point}")
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), f"{', '.join(dict.fromkeys(done))} (KLayout 0.28 takes points, not tuples)"
+
+
 def _only_setup(st: ast.stmt) -> bool:
     """A top-level statement that does no work of its own: an import, an assignment, a definition,
     a docstring or a print."""
@@ -797,7 +838,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
-         fix_gds_layer_numbers_as_indexes)
+         fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
