@@ -1131,6 +1131,32 @@ def test_point_tuples_given_to_klayout_shapes_become_points():
                 assert "AREA 20005000" in out, out
 
 
+def test_a_klayout_constant_without_its_enum_class_gets_it():
+    """a03 (31 findings in history): ``width_check(d, False, Euclidian)`` and ``klayout.db.Projection``;
+    the constant lives in ``Metrics``. The fixed scripts run (pip klayout here; pya in KLayout)."""
+    import klayout.db as kdb
+
+    box = "r = {m}Region({m}Box(0, 0, 100, 100))\n"
+    cases = [("import klayout.db\n" + box.format(m="klayout.db.") + "n = r.width_check(200, False, klayout.db.Projection).count()\n",
+              "klayout.db.Metrics.Projection"),
+             ("import klayout.db as kdb\n" + box.format(m="kdb.") + "n = r.width_check(200, False, Euclidian).count()\n",
+              "kdb.Metrics.Euclidian"),
+             ("from klayout.db import Region, Box\n" + box.format(m="") + "n = r.width_check(200, False, Square).count()\n",
+              "from klayout.db import Metrics")]
+    for code, expected in cases:
+        fixed, what = fixes.fix_klayout_constants_without_their_class(code, "sandbox")
+        assert expected in fixed and what, fixed
+        env: dict = {}
+        exec(compile(fixed, "<fixed>", "exec"), env)
+        assert env["n"] == 2, (fixed, env["n"])   # the two 100 um sides closer than 200
+    fixed, _ = fixes.fix_klayout_constants_without_their_class("n = r.space_check(5, False, Euclidian)\n", "interactive")
+    assert fixed == "n = r.space_check(5, False, pya.Metrics.Euclidian)\n"
+    # a name the script binds, a constant several enums have (R90), a real module member: unchanged
+    for same in ("Euclidian = 3\nprint(Euclidian)\n", "t = pya.DTrans(R90)\n", "b = kdb.Box(0, 0, 1, 1)\n"):
+        assert fixes.fix_klayout_constants_without_their_class(same, "interactive") == (same, None), same
+    assert kdb.Metrics.Euclidian == kdb.Region.Euclidian
+
+
 def test_a_bare_klayout_class_name_is_imported_from_its_module():
     """``Cell``, ``DBox``, ``ReportDatabase`` written bare (7 of 90 undefined names in session 17's
     advanced candidates): imported from pya in KLayout, from klayout.db / klayout.rdb in the sandbox;

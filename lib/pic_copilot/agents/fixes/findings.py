@@ -67,6 +67,39 @@ def klayout_home(name: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _klayout_enum_members() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every enum constant of KLayout's Python modules -> the (module, enum class) pairs that have it
+    (``Euclidian`` -> ``(("klayout.db", "Metrics"),)``; ``R90`` belongs to six transformation classes)."""
+    members: dict[str, set[tuple[str, str]]] = {}
+    for mod in KLAYOUT_MODULES:
+        try:
+            module = importlib.import_module(mod)
+        except ImportError:
+            continue
+        for cls_name in dir(module):
+            cls = getattr(module, cls_name)
+            if not isinstance(cls, type):
+                continue
+            for attr in dir(cls):
+                if attr.startswith("_"):
+                    continue
+                try:
+                    value = getattr(cls, attr)
+                except Exception:   # a property of an instance, read on the class
+                    continue
+                if type(value) is cls:
+                    members.setdefault(attr, set()).add((mod, cls_name))
+    return {k: tuple(sorted(v)) for k, v in members.items()}
+
+
+def klayout_enum_of(name: str) -> tuple[str, str] | None:
+    """The one (module, enum class) whose constant ``name`` is (``Euclidian`` -> ``("klayout.db",
+    "Metrics")``), or None when no KLayout enum has it or several do."""
+    homes = _klayout_enum_members().get(name, ())
+    return homes[0] if len(homes) == 1 else None
+
+
 def _called_only(tree: ast.Module, name: str) -> bool:
     """Every read of ``name`` calls it or decorates with it (a misspelt loop variable is never imported)."""
     funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
