@@ -1254,12 +1254,23 @@ def endless_iterator_loops(code: str) -> list[dict]:
     return out
 
 
+def open_layout_globals_read(tree: ast.AST) -> set[str]:
+    """The open layout's globals (:data:`BRIDGE_GLOBALS` but ``pya``: layout, cell, dbu...) that a
+    script reads and never assigns or defines itself: a script that has any is an edit of the open
+    layout. A name it imports still counts as read (``from gdsfactory import cell`` hides the open
+    layout's cell; it does not make one)."""
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return (set(BRIDGE_GLOBALS) - {"pya"}) & loaded - bound
+
+
 def engine_import_in_open_layout_edit(code: str, found: list[dict]) -> list[dict]:
-    """An edit of the open layout (it reads ``layout``/``cell``/``dbu``... and never makes them) that
-    imports gdsfactory (or another engine-only package) runs in the engine's Python, where the open
-    layout is no object: pyflakes then reports ``layout`` as undefined, and a 1.5B model answers that
-    by making a new empty Layout or importing more gdsfactory (real a06, a07, a09, a17, a20
-    candidates). Those undefined-name findings become one that names the import and the cause.
+    """An edit of the open layout (:func:`open_layout_globals_read`) that imports gdsfactory (or
+    another engine-only package) runs in the engine's Python, where the open layout is no object:
+    pyflakes then reports ``layout`` as undefined, and a 1.5B model answers that by making a new empty
+    Layout or importing more gdsfactory (real a06, a07, a09, a17, a20 candidates). Those
+    undefined-name findings become one that names the import and the cause.
 
     Args:
         code: the script (it parses; :func:`static_findings` checked).
@@ -1268,23 +1279,25 @@ def engine_import_in_open_layout_edit(code: str, found: list[dict]) -> list[dict
     from ..execution.routing import ENGINE_ONLY_MODULES
 
     tree = ast.parse(code)
-    bridge = set(BRIDGE_GLOBALS) - {"pya"}
-    missing = sorted(bridge & {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-                     - _defined_names(tree))
+    read = open_layout_globals_read(tree)
     imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
                and any(m.split(".")[0] in ENGINE_ONLY_MODULES
                        for m in ([n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names]))]
-    if not (missing and imports):
+    if not (read and imports):
         return found
-    kept = [f for f in found if not (f.get("code") == "UndefinedName" and re.match(
-        rf"line \d+: undefined name '({'|'.join(missing)})'", f.get("message", "")))]
+    undefined = re.compile(rf"line \d+: undefined name '({'|'.join(sorted(read))})'")
+    maybe = re.compile(rf"line \d+: '({'|'.join(sorted(read))})' may be undefined")   # after a star import
+    reported = sorted({m.group(1) for f in found for m in (undefined.match(f.get("message", "")),
+                                                           maybe.match(f.get("message", ""))) if m})
+    if not reported:
+        return found
+    kept = [f for f in found if not (f.get("code") == "UndefinedName" and undefined.match(f.get("message", "")))]
     first = imports[0]
-    names = ", ".join(missing)
     return kept + [{"kind": "api", "severity": "error", "line": first.lineno,
                     "message": f"line {first.lineno}: `{ast.unparse(first)}` makes this script run outside KLayout "
-                               f"(that package is not available inside it), where the open layout's globals ({names}) "
-                               f"are not defined: an edit of the open layout uses pya and those globals only; remove "
-                               f"the import{'s' if len(imports) > 1 else ''} of "
+                               f"(that package is not available inside it), where the open layout's globals "
+                               f"({', '.join(reported)}) are not defined: an edit of the open layout uses pya and those "
+                               f"globals only; remove the import{'s' if len(imports) > 1 else ''} of "
                                + ", ".join(sorted({(n.module if isinstance(n, ast.ImportFrom) else n.names[0].name) or ""
                                                    for n in imports}))}]
 

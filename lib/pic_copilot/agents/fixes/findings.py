@@ -776,7 +776,7 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
 
     Returns the script and what was dropped.
     """
-    from ...checks.static import BRIDGE_GLOBAL_TYPES, BRIDGE_GLOBALS
+    from ...checks.static import BRIDGE_GLOBAL_TYPES, BRIDGE_GLOBALS, open_layout_globals_read
     from ...execution.routing import ENGINE_ONLY_MODULES
 
     missing = {f["name"] for f in findings if f.get("kind") == "api" and f.get("name")
@@ -794,7 +794,7 @@ def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict
     # an edit of the open layout (it reads layout/cell/dbu... and never makes them) that imports an
     # engine-only package it never uses (a06: ``from gdsfactory import Port``) is sent to the engine's
     # sandbox by that import alone, where the open layout does not exist: the unused import goes
-    on_open_layout = mode == "interactive" and bool((set(BRIDGE_GLOBALS) - {"pya"}) & loaded - stored)
+    on_open_layout = mode == "interactive" and bool(open_layout_globals_read(tree))
     if hiding and any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in hiding for n in ast.walk(tree)):
         hiding = set()   # the script makes its own layout or cell: a macro of the designer's, not a bridge edit
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
