@@ -646,6 +646,29 @@ def test_a_method_read_as_a_value_is_called_on_the_runs_proof_without_another_ll
     assert "size 2.0 um2" in (out.execution.stdout or "")
 
 
+def test_a_repair_the_run_proved_is_kept_when_the_run_then_fails_further_on():
+    """A repaired script that fails at run time with another error got past the one it was repaired
+    for: it is the candidate kept, and the revision starts from it (a11 in session 19: tuples made
+    points, then a later error, and the next round was sent back to the tuples)."""
+    code = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
+            "top.shapes(ly.layer(1, 0)).insert(db.Box(0, 0, 2000, 1000))\n"
+            "bbox = top.dbbox\nsizes = {'w': bbox.width()}\nprint(sizes['h'])\n")
+    good = "print('size 2.0 um2')\n"
+    steps = [{"match": "Revise the script", "content": fence(good)},
+             {"match": "An earlier script for this task failed", "content": fence(good)},
+             {"match": "Write the script", "content": fence(code)}]
+    out, io, reqs = run(steps, config="full", prompt="Print the area of a 2 x 1 um box's bounding box")
+    assert out.ok, out.message
+    rec = json.loads(open(out.record_path).read())
+    first = rec["rounds"][0]["candidates"][0]
+    assert any("called top.dbbox()" in f for f in first["fixes"]), first
+    assert "KeyError" in " ".join(first["problems"]), first
+    revision = next(b for b in reqs if "Revise the script" in user_text(b))
+    assert "KeyError: 'h'" in user_text(revision)
+    shown = [m["content"] for m in revision["messages"] if m["role"] == "assistant"]   # the script it revises
+    assert shown and "bbox = top.dbbox()" in shown[-1], shown
+
+
 def test_a_revision_that_leaves_the_script_unchanged_sends_the_next_candidates_to_a_fresh_start(history):
     """A 1.5B model often answers a revision prompt with the same program (comments aside): the
     round's next candidate then starts over, told what was wrong, without the failed script."""

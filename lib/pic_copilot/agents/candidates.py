@@ -60,6 +60,15 @@ class Candidate:
         warnings = sum(f.get("severity") == "warning" for f in self.findings)
         return (STAGES.index(self.stage), -len(self.problems), -len(self.hints), -warnings, -self.index)
 
+    def repaired(self, failed: Candidate) -> bool:
+        """This candidate, ``failed`` after a repair its run proved, is the better one to keep: it has
+        better evidence, or it too failed at run time but with another error, so the repair removed
+        the one it was made for and the run got past it (keeping ``failed`` would throw the repair
+        away and send the next round back to the error it mended)."""
+        if self.rank() > failed.rank():
+            return True
+        return self.stage == failed.stage == "run-failed" and self.problems != failed.problems
+
     def summary(self) -> dict:
         """What the run record and the progress events keep of it."""
         return {"index": self.index, "temperature": self.temperature, "stage": self.stage,

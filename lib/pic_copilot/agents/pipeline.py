@@ -433,7 +433,7 @@ class _Run:
             cand.problems = [f"{exc.get('type', 'error')}: {str(exc.get('message', ''))[:200]}"]
             if repairs < MAX_RUN_REPAIRS:
                 derived = self.repair_run(cand, review_state, bound, renamed_outputs, repairs)
-                if derived is not None and derived.rank() > cand.rank():
+                if derived is not None and derived.repaired(cand):
                     return derived
             return cand
         problems = self.contract.check(rep)
