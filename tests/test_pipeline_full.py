@@ -648,8 +648,8 @@ def test_a_method_read_as_a_value_is_called_on_the_runs_proof_without_another_ll
 
 def test_a_repair_the_run_proved_is_kept_when_the_run_then_fails_further_on():
     """A repaired script that fails at run time with another error got past the one it was repaired
-    for: it is the candidate kept, and the revision starts from it (a11 in session 19: tuples made
-    points, then a later error, and the next round was sent back to the tuples)."""
+    for: it is the candidate kept, and the revision starts from it. (Kept by rank alone, the
+    unrepaired candidate won the tie and the next round revised the error already mended.)"""
     code = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
             "top.shapes(ly.layer(1, 0)).insert(db.Box(0, 0, 2000, 1000))\n"
             "bbox = top.dbbox\nsizes = {'w': bbox.width()}\nprint(sizes['h'])\n")
