@@ -1157,6 +1157,32 @@ def test_a_klayout_constant_without_its_enum_class_gets_it():
     assert kdb.Metrics.Euclidian == kdb.Region.Euclidian
 
 
+def test_a_klayout_class_imported_from_an_invented_module_comes_from_klayout(tmp_path):
+    """``from gdsfactory.layout import SaveLayoutOptions`` (gdsfactory.layout in real m09, a03, a09,
+    a19, b08 candidates): the invented gdsfactory import alone sent an edit of the open layout to
+    the engine, where the layout.write was then dropped. The class now comes from KLayout, the edit
+    stays whole, and the fixed script writes the file."""
+    import klayout.db as kdb
+
+    code = ("from gdsfactory.layout import SaveLayoutOptions\nopts = SaveLayoutOptions()\nopts.format = 'OASIS'\n"
+            f"layout.write({str(tmp_path / 'x.oas')!r}, opts)\n")
+    fixed, done = fixes.apply_fixes(code, "interactive")
+    assert fixed.startswith("from pya import SaveLayoutOptions\n") and "layout.write(" in fixed, (fixed, done)
+    assert done and "SaveLayoutOptions from pya" in done[0]
+    layout = kdb.Layout()
+    layout.create_cell("TOP").shapes(layout.layer(1, 0)).insert(kdb.Box(0, 0, 10, 10))
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout})
+    back = kdb.Layout()
+    back.read(str(tmp_path / "x.oas"))
+    assert back.top_cell().name == "TOP"
+    # a sandbox script gets the klayout module; names KLayout lacks stay; real modules are left alone
+    out, _ = fixes.import_klayout_classes_from_klayout("import gdsfactory as gf\nfrom gdsfactory.layout import Layout, flatten\n", "sandbox")
+    assert out == "import gdsfactory as gf\nfrom gdsfactory.layout import flatten\nfrom klayout.db import Layout\n", out
+    for same in ("from gdsfactory.layout import flatten\n", "from klayout.db import Layout\n",
+                 "from gdsfactory.components import straight\n"):
+        assert fixes.import_klayout_classes_from_klayout(same, "interactive") == (same, None), same
+
+
 def test_a_bare_klayout_class_name_is_imported_from_its_module():
     """``Cell``, ``DBox``, ``ReportDatabase`` written bare (7 of 90 undefined names in session 17's
     advanced candidates): imported from pya in KLayout, from klayout.db / klayout.rdb in the sandbox;

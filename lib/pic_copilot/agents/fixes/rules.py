@@ -725,6 +725,56 @@ def fix_klayout_constants_without_their_class(code: str, mode: str) -> tuple[str
     return code, f"{', '.join(done)} (a KLayout constant lives in its enum class)"
 
 
+def _module_exists(name: str) -> bool:
+    """The engine's Python can import module ``name`` (a package's submodule is looked up in it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def import_klayout_classes_from_klayout(code: str, mode: str) -> tuple[str, str | None]:
+    """``from gdsfactory.layout import SaveLayoutOptions`` -> ``from pya import SaveLayoutOptions``: an
+    import from a module that does not exist (``gdsfactory.layout`` in real m09, a03, a09, a19, b08
+    candidates) of a name that is a KLayout class takes it from KLayout: from pya in a script run
+    in KLayout, else from its klayout module. The invented gdsfactory import alone sent an edit of the
+    open layout to the engine's Python, where a later fix then dropped its ``layout.write``. Other
+    names stay in the import (the API check reports the module).
+    """
+    from ...execution.routing import needs_engine_python
+    from .findings import klayout_home
+
+    tree = parsed(code) if "import" in code else None
+    if tree is None:
+        return code, None
+    imports = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module and n.level == 0
+               and n.module.split(".")[0] not in ("pya", "klayout") and n.lineno == n.end_lineno
+               and any(a.name != "*" and klayout_home(a.name) for a in n.names)]
+    imports = [n for n in imports if not _module_exists(n.module)]
+    if not imports:
+        return code, None
+    moved = {id(n): [a for a in n.names if a.name != "*" and klayout_home(a.name)] for n in imports}
+    kept = {id(n): [a for a in n.names if a not in moved[id(n)]] for n in imports}
+    rest = replace_spans(code, {(n.lineno, n.col_offset, n.end_col_offset,
+                                 f"from {n.module} import {', '.join(ast.unparse(a) for a in kept[id(n)])}" if kept[id(n)] else "pass")
+                                for n in imports})
+    in_klayout = mode == "interactive" and not needs_engine_python(rest)
+    spans, done = set(), []
+    for n in imports:
+        lines = [f"from {n.module} import {', '.join(ast.unparse(a) for a in kept[id(n)])}"] if kept[id(n)] else []
+        homes: dict[str, list[str]] = {}
+        for a in moved[id(n)]:
+            homes.setdefault("pya" if in_klayout else klayout_home(a.name), []).append(ast.unparse(a))
+        lines += [f"from {home} import {', '.join(names)}" for home, names in homes.items()]
+        indent = "\n" + " " * n.col_offset
+        spans.add((n.lineno, n.col_offset, n.end_col_offset, indent.join(lines)))
+        done += [f"{name} from {home}" for home, names in homes.items() for name in names]
+    return replace_spans(code, spans), (f"imported {', '.join(done)} (the module it was imported from does not "
+                                        "exist; KLayout has the class)")
+
+
 def _only_setup(st: ast.stmt) -> bool:
     """A top-level statement that does no work of its own: an import, an assignment, a definition,
     a docstring or a print."""
@@ -883,7 +933,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
     return code, "; ".join(done) or None
 
 
-FIXES = (repair_syntax, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+FIXES = (repair_syntax, import_klayout_classes_from_klayout, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
          fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_klayout_constants_without_their_class)
