@@ -1354,6 +1354,9 @@ def test_the_open_layout_looked_up_through_an_invented_api_is_dropped():
     assert fixed == head + body and len(done) == 3 and "placed in the open layout for it" in done[-1]
     acting = "from gdsfactory.components import mmi1x2\nc = mmi1x2()\nlayout.add(c)\nlayout.active_cell = 'TOP'\nc.write_gds('m.gds')\n"
     assert fix(acting)[0] == "from gdsfactory.components import mmi1x2\nc = mmi1x2()\nc.write_gds('m.gds')\n"
+    # a script that makes nothing with gdsfactory has no component to place: its edits stay
+    idle = "from gdsfactory.layout import flatten\ncell.flatten(True)\nlayout.write('x.gds')\n"
+    assert fix(idle) == (idle, [])
     # a value read from it that the script goes on to use: left for the revision
     used = head + "layout = gf.read_layout('existing_layout.gds')\nn = len(layout.cells())\n" + body + "print(n)\n"
     assert fix(used) == (used, [])

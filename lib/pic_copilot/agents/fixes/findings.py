@@ -1064,10 +1064,14 @@ def drop_invented_open_layout_lookups(code: str, mode: str, findings: list[dict]
         if whole(st) and (invented or (reads and reads <= gone)):
             drop.append((st, "the open layout is given to the script; that API does not exist"))
             gone |= {t.id for t in st.targets}
-    if engine:
+    gdsfactory_names = {(a.asname or a.name).split(".")[0] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+                        for a in n.names if ((n.module or "") if isinstance(n, ast.ImportFrom) else a.name).startswith("gdsfactory")}
+    makes_component = any(isinstance(n, ast.Call) and root(n.func) in gdsfactory_names for n in ast.walk(tree))
+    if engine and makes_component:
         # a gdsfactory script runs in the engine's Python, where the open layout is no object: its
         # component is written to GDS and placed for it; "layout.add(c)", "layout.place(c, (0, 0))",
-        # "layout.active_cell = ..." can only fail (warm main-job requests in the GUI)
+        # "layout.active_cell = ..." can only fail (warm main-job requests in the GUI). A script that
+        # makes nothing with gdsfactory (only imports from it) has no component to stand in for them.
         stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         gone |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in OPEN_LAYOUT_NAMES} - stored
         dropped = {id(st) for st, _ in drop}
