@@ -288,6 +288,23 @@ def test_missing_conventional_imports_are_added_after_docstring_and_future():
     assert add_missing_imports("print(1)\n", pyflakes_check("print(1)\n")) == ("print(1)\n", [])
 
 
+def test_a_name_no_star_import_gives_is_undefined():
+    """``from gdsfactory import *`` then ``gf.gpdk.PDK.activate()``: pyflakes only says gf "may be
+    defined from star imports", so no check saw it and the run failed with "name 'gf' is not defined"
+    (29 times in history, m04, a19). A name the star-imported modules do not have is undefined, and
+    the import fix adds it; a name they have, or a star import of KLayout's pya, stays a warning."""
+    from pic_copilot.checks.static import pyflakes_check
+
+    code = "from gdsfactory import *\ngf.gpdk.PDK.activate()\nc = Component('A')\nx = np.pi\n"
+    found = {f["message"]: f["severity"] for f in pyflakes_check(code)}
+    assert found["line 2: undefined name 'gf'"] == "error" and found["line 4: undefined name 'np'"] == "error", found
+    assert found["line 3: 'Component' may be undefined, or defined from star imports: gdsfactory"] == "warning"
+    assert all(f["severity"] == "warning" for f in pyflakes_check("from pya import *\nb = DBox(0, 0, 1, 1)\nx = Foo\n"))
+    fixed, added = fixes.add_missing_imports(code, pyflakes_check(code), "sandbox")
+    assert added == ["import gdsfactory as gf", "import numpy as np"], added
+    assert [f for f in pyflakes_check(fixed) if f["severity"] == "error"] == []
+
+
 def test_layer_number_passed_as_a_layer_index_is_an_error():
     from pic_copilot.checks.static import layer_number_check
 

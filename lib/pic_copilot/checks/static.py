@@ -75,16 +75,44 @@ def pyflakes_check(code: str, predefined: tuple[str, ...] = ()) -> list[dict]:
     for m in sorted(w.messages, key=lambda m: m.lineno):
         kind = type(m).__name__
         text, close = m.message % m.message_args, []
+        if kind == "ImportStarUsage" and not _star_imports_give(str(m.message_args[1]), str(m.message_args[0])):
+            # `from gdsfactory import *` then `gf.Component(...)`: no star import gives gf, so it is undefined
+            # (29 "name 'gf' is not defined" runs in history that the star import hid from the checks)
+            kind, text = "UndefinedName", f"undefined name {m.message_args[0]!r}"
         if kind == "UndefinedName":
             defined = _defined_names(tree) | set(predefined) if defined is None else defined
             lower = {d.lower(): d for d in sorted(defined)}
-            close = [lower[c] for c in difflib.get_close_matches(str(m.message_args[0]).lower(), list(lower), n=2, cutoff=0.75)]
+            close = [lower[c] for c in difflib.get_close_matches(str(m.message_args[0]).lower(), list(lower), n=2, cutoff=0.75)
+                     if lower[c] != m.message_args[0]]   # a name bound only later, in a function: not a spelling
             if close:   # a 1.5B model reads area_4 for its own area_4_0, or pitch for PITCH
                 text += f" (the script defines {', '.join(close)}: did you mean {' or '.join(close)}?)"
         out.append({"kind": "pyflakes", "severity": "error" if kind in PYFLAKES_ERRORS else "warning",
                     "line": m.lineno, "code": kind, "message": f"line {m.lineno}: {text}",
                     **({"close": close} if close else {})})
     return out
+
+
+#: star-imported modules whose names are not looked up (KLayout's own pya has more than the engine's)
+_STAR_UNKNOWN = ("pya", "klayout")
+
+
+def _star_imports_give(modules: str, name: str) -> bool:
+    """True unless every module in ``modules`` (pyflakes' comma-separated list of a script's star
+    imports) is importable here, is not KLayout's, and lacks ``name``: only then is a name that
+    pyflakes says "may be defined from star imports" surely undefined."""
+    import importlib
+
+    for module in (m.strip() for m in modules.split(",")):
+        if module.split(".")[0] in _STAR_UNKNOWN:
+            return True
+        try:
+            mod = importlib.import_module(module)
+        except Exception:   # noqa: BLE001 - an invented or broken module gives nothing
+            continue
+        given = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
+        if name in given:
+            return True
+    return False
 
 
 def _defined_names(tree: ast.AST) -> set[str]:
