@@ -1479,6 +1479,38 @@ def test_values_json_cannot_write_are_written_plainly_after_the_run_proves_it(tm
     assert fixes.write_json_values_plainly(code.replace("indent=2", "default=str"), rep)[0].count("default=_to_json") == 1
 
 
+def test_a_locked_gdsfactory_component_is_copied_on_the_runs_proof(tmp_path):
+    """Real m04 and a23 runs: a component from a cached factory (``gf.components.straight(...)``)
+    changed with add_label/add_port fails with gdsfactory 9's LockedError; the fix copies it where it
+    is made and the fixed script runs and writes its GDS with the label."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n\nc = gf.components.straight(length=12)\n"
+            "c.add_label('GC0', position=(0, 0), layer=(10, 0))\nc.write_gds('s.gds', with_metadata=False)\n")
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0 and "LockedError" in run.stderr, run.stderr[-500:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr,
+                          exception={"type": "LockedError", "message": run.stderr.strip().splitlines()[-1].split(": ", 1)[-1]})
+    fixed, done = fixes.copy_the_locked_component(code, rep)
+    assert "c = gf.components.straight(length=12).copy()\n" in fixed and done, fixed
+    script.write_text(fixed)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-800:]
+    import klayout.db as kdb
+
+    layout = kdb.Layout()
+    layout.read(str(tmp_path / "s.gds"))
+    texts = [s.text.string for li in layout.layer_indexes() for s in layout.top_cell().shapes(li).each() if s.is_text()]
+    assert texts == ["GC0"], texts
+    # another failure, or a component the script made itself: unchanged
+    other = ExecutionReport(ok=False, stderr=run.stderr, exception={"type": "ValueError", "message": "no"})
+    assert fixes.copy_the_locked_component(code, other) == (code, [])
+    own = code.replace("gf.components.straight(length=12)", "gf.Component('S')")
+    assert fixes.copy_the_locked_component(own, rep) == (own, [])
+
+
 def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_box(tmp_path):
     """A real a12 run failed on "'Polygon' object has no attribute 'center'" for the centre of each
     piece's bounding box: the run proves the type, the fix reads the failing line's attribute from

@@ -141,6 +141,45 @@ def ask_the_bounding_box(code: str, rep: ExecutionReport) -> tuple[str, list[str
     return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; its bounding box has)"]
 
 
+_LOCKED = re.compile(r"is locked and likely stored in cache")
+
+
+def copy_the_locked_component(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``c = gf.components.grating_coupler_array(...)`` then ``c.add_label(...)``: the run failed with
+    gdsfactory 9's LockedError (a component a cached factory made cannot be changed; real m04 and
+    a23 runs). The name changed on the failing line (``c.add_label``, ``c.add_port``, ``c << x``)
+    that was set once from a call gets ``.copy()`` on that call, the change gdsfactory's message
+    asks for; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    failing = rep.failing_line()
+    tree = parsed(code) if failing is not None and _LOCKED.search(str((rep.exception or {}).get("message") or "")) else None
+    if tree is None:
+        return code, []
+    changed = set()
+    for n in ast.walk(tree):
+        if getattr(n, "lineno", None) != failing:
+            continue
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            changed.add(n.value.id)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.LShift) and isinstance(n.left, ast.Name):
+            changed.add(n.left.id)
+    stores: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores.setdefault(n.id, []).append(n)
+    made = [st for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
+            and isinstance(st.targets[0], ast.Name) and st.targets[0].id in changed and len(stores[st.targets[0].id]) == 1
+            and isinstance(st.value, ast.Call) and st.value.end_lineno == st.value.lineno
+            and not (isinstance(st.value.func, ast.Attribute) and st.value.func.attr in ("Component", "copy"))]
+    if not made:
+        return code, []
+    fixed = replace_spans(code, {(st.value.end_lineno, st.value.end_col_offset, st.value.end_col_offset, ".copy()") for st in made})
+    names = ", ".join(st.targets[0].id for st in made)
+    return fixed, [f"{names} = ....copy() (gdsfactory locks the component a cached factory makes; its copy can be changed)"]
+
+
 def concat_instead_of_append(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
     """``df = df.append(row, ignore_index=True)`` -> ``df = pd.concat([df, pd.DataFrame([row])],
     ignore_index=True)``: the run failed with "'DataFrame' object has no attribute 'append'" (pandas 2
