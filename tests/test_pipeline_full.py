@@ -669,6 +669,26 @@ def test_a_repair_the_run_proved_is_kept_when_the_run_then_fails_further_on():
     assert shown and "bbox = top.dbbox()" in shown[-1], shown
 
 
+def test_a_script_that_never_names_a_requested_layer_is_not_accepted_after_the_hint():
+    """Real a06 and a12 answers never drew on the marker layer the designer named; told once, the
+    next round was accepted all the same (the hint had been sent). The layer hint lasts: the
+    request ends not accepted while no script names the layer, and is accepted once one does."""
+    head = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\nbox = db.DBox(0, 0, 2, 1)\n"
+            "top.shapes(ly.layer(1, 0)).insert(box)\nMIN_WIDTH = 1.5  # um\n")
+    bad = head + "ly.write('marks.gds')\n"
+    good = head + ("narrow = db.Region(top.begin_shapes_rec(ly.layer(1, 0))).width_check(int(MIN_WIDTH / ly.dbu))\n"
+                   "top.shapes(ly.layer(99, 0)).insert(narrow.polygons())\nly.write('marks.gds')\n")
+    prompt = ("Draw a 2 um x 1 um box on layer 1/0 in a top cell TOP, mark the boxes narrower than 1.5 um on "
+              "layer 99/0, and save marks.gds")
+    out, io, reqs = run([{"match": "Write the script", "content": fence(bad)},
+                         {"match": "", "content": fence(bad)}], config="full", prompt=prompt)
+    assert not out.ok and "99" not in out.script, out.message
+    assert len([b for b in reqs if "99/0" in user_text(b) and "never uses" in user_text(b)]) >= 2
+    out, io, reqs = run([{"match": "Write the script", "content": fence(bad)},
+                         {"match": "", "content": fence(good)}], config="full", prompt=prompt)
+    assert out.ok and "ly.layer(99, 0)" in out.script, out.message
+
+
 def test_a_revision_that_leaves_the_script_unchanged_sends_the_next_candidates_to_a_fresh_start(history):
     """A 1.5B model often answers a revision prompt with the same program (comments aside): the
     round's next candidate then starts over, told what was wrong, without the failed script."""

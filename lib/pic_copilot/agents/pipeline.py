@@ -39,6 +39,10 @@ CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
 RECIPES_SHOWN = 2
 #: run-proven repairs in a row for one candidate (bbox = c.bbox -> c.bbox(), then box.width -> box.width() ...)
 MAX_RUN_REPAIRS = 4
+#: request-word hints that still count after they were sent back once: every accepted final script in
+#: history that never named a layer the designer wrote (a06 twice, a12; all wrong) was accepted on the
+#: round after the "layers" hint; no accepted script ever missed one rightly
+LASTING_HINTS = ("layers",)
 #: the repairs a failed run can prove, tried in this order; the first that applies is run again
 RUN_REPAIRS = (call_uncalled_methods, write_json_values_plainly, ask_the_bounding_box, concat_instead_of_append,
                unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, copy_the_locked_component)
@@ -351,13 +355,14 @@ class _Run:
 
         They read the request's words, so they can be wrong (a centred 100 um box is written as
         +-50, "a 0.2 um gap" may only be a consequence): each is sent back at most once per
-        request; after that the other evidence decides. After feedback the designer's latest
+        request; after that the other evidence decides. Except :data:`LASTING_HINTS`, which keep a
+        script that misses them from being accepted. After feedback the designer's latest
         words set the values ("make it 20 um instead").
         """
         out = []
         for name, check in (("values", evaluator.missing_values), ("names", evaluator.missing_names),
                             ("layers", evaluator.missing_layers), ("unused", evaluator.unused_parameters)):
-            if name not in self.hinted:
+            if name not in self.hinted or name in LASTING_HINTS:
                 dec = check(self.words, script)
                 if dec is not None:
                     out.append(dict(dec, hint=name))
