@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from pathlib import Path
 
 from pic_copilot.agents import fixes
 from pic_copilot.checks import static as checks
@@ -36,6 +37,17 @@ class FakeIndex:
 
     def suggest(self, n):
         return ["gdsfactory.Component.write_gds"] if n.endswith("write_gds") else []
+
+
+def run_script(tmp_path: Path, code: str, timeout: int = 60) -> subprocess.CompletedProcess:
+    """Run ``code`` as script.py in ``tmp_path`` with the engine's Python (what the sandbox runs)."""
+    (tmp_path / "script.py").write_text(code)
+    return subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=timeout)
+
+
+def last_exception(run: subprocess.CompletedProcess, kind: str) -> dict:
+    """The exception record a failed run's last stderr line shows (as the execution report keeps it)."""
+    return {"type": kind, "message": run.stderr.strip().splitlines()[-1]}
 
 
 def test_pyflakes_findings():
@@ -1119,7 +1131,6 @@ def test_point_tuples_given_to_klayout_shapes_become_points():
     KLayout application (0.28.5, where the tuples fail), and draws what was meant."""
     import shutil
     import tempfile
-    from pathlib import Path
 
     code = ("y = 5.0\npts = [(0, y), (20, y)]\ncell.shapes(layout.layer(1, 0)).insert(pya.DPath(pts, 0.5, 0, 0))\n"
             "cell.shapes(layout.layer(1, 0)).insert(pya.DPolygon([(0, 0), (10, 0), (10, 2)]))\n"
@@ -1487,16 +1498,13 @@ def test_a_locked_gdsfactory_component_is_copied_on_the_runs_proof(tmp_path):
 
     code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\n\nc = gf.components.straight(length=12)\n"
             "c.add_label('GC0', position=(0, 0), layer=(10, 0))\nc.write_gds('s.gds', with_metadata=False)\n")
-    script = tmp_path / "script.py"
-    script.write_text(code)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    run = run_script(tmp_path, code, timeout=300)
     assert run.returncode != 0 and "LockedError" in run.stderr, run.stderr[-500:]
     rep = ExecutionReport(ok=False, stderr=run.stderr,
                           exception={"type": "LockedError", "message": run.stderr.strip().splitlines()[-1].split(": ", 1)[-1]})
     fixed, done = fixes.copy_the_locked_component(code, rep)
     assert "c = gf.components.straight(length=12).copy()\n" in fixed and done, fixed
-    script.write_text(fixed)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    run = run_script(tmp_path, fixed, timeout=300)
     assert run.returncode == 0, run.stderr[-800:]
     import klayout.db as kdb
 
@@ -1519,17 +1527,14 @@ def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_bo
 
     code = ("import klayout.db as kdb\n\nr = kdb.Region(kdb.Box(0, 0, 4000, 2000))\nrows = []\n"
             "for p in r.each():\n    c = p.center()\n    rows.append((c.x / 1000, c.y / 1000))\nprint(rows)\n")
-    script = tmp_path / "script.py"
-    script.write_text(code)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    run = run_script(tmp_path, code, timeout=60)
     # (the pip module's Region yields PolygonWithProperties, KLayout 0.28.5's pya a Polygon)
     assert run.returncode != 0 and "Polygon" in run.stderr and "object has no attribute 'center'" in run.stderr
     rep = ExecutionReport(ok=False, stderr=run.stderr,
-                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+                          exception=last_exception(run, "AttributeError"))
     fixed, done = fixes.ask_the_bounding_box(code, rep)
     assert "c = p.bbox().center()" in fixed and done and "bounding box" in done[0]
-    script.write_text(fixed)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    run = run_script(tmp_path, fixed, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "[(2.0, 1.0)]", run.stderr
     other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError",
                                                                      "message": "'Polygon' object has no attribute 'frobnicate'"})
@@ -1637,16 +1642,13 @@ def test_dataframe_append_that_pandas_2_removed_becomes_concat(tmp_path):
 
     code = ("import pandas\n\ndf = pandas.DataFrame(columns=['r', 'a'])\nfor r in (5, 10):\n"
             "    df = df.append({'r': r, 'a': 3.14 * r * r}, ignore_index=True)\nprint(len(df), list(df.columns))\n")
-    script = tmp_path / "script.py"
-    script.write_text(code)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    run = run_script(tmp_path, code, timeout=60)
     assert run.returncode != 0 and "'DataFrame' object has no attribute 'append'" in run.stderr
     rep = ExecutionReport(ok=False, stderr=run.stderr,
-                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+                          exception=last_exception(run, "AttributeError"))
     fixed, done = fixes.concat_instead_of_append(code, rep)
     assert "df = pandas.concat([df, pandas.DataFrame([{'r': r, 'a': 3.14 * r * r}])], ignore_index=True)" in fixed, fixed
-    script.write_text(fixed)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    run = run_script(tmp_path, fixed, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "2 ['r', 'a']", run.stderr
     # a list's append on the failing line of another error is left alone
     other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError", "message": "boom"})
@@ -1801,9 +1803,7 @@ def test_a_klayout_point_unpacked_like_a_tuple_is_unpacked_by_its_coordinates(tm
     from pic_copilot.execution.report import ExecutionReport
 
     def failed_run(code: str) -> ExecutionReport:
-        script = tmp_path / "script.py"
-        script.write_text(code)
-        run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        run = run_script(tmp_path, code, timeout=60)
         assert run.returncode != 0 and "cannot unpack non-iterable" in run.stderr, run.stderr
         return ExecutionReport(ok=False, stderr=run.stderr,
                                exception={"type": "TypeError", "message": run.stderr.strip().splitlines()[-1]})
@@ -1945,14 +1945,11 @@ def test_a_port_position_of_older_gdsfactory_is_its_center(tmp_path):
 
     code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.mmi1x2()\n"
             "x, y = c.ports['o1'].position\nprint(x, y)\n")
-    script = tmp_path / "script.py"
-    script.write_text(code)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = run_script(tmp_path, code, timeout=120)
     assert run.returncode != 0 and "object has no attribute 'position'" in run.stderr, run.stderr[-500:]
     rep = ExecutionReport(ok=False, stderr=run.stderr,
-                          exception={"type": "AttributeError", "message": run.stderr.strip().splitlines()[-1]})
+                          exception=last_exception(run, "AttributeError"))
     fixed, done = fixes.use_the_ports_center(code, rep)
     assert "x, y = c.ports['o1'].center\n" in fixed and done
-    script.write_text(fixed)
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = run_script(tmp_path, fixed, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "-10.0 0.0", run.stderr[-500:]
