@@ -20,6 +20,7 @@ from .findings import (KLAYOUT_MODULES, add_missing_imports, drop_imports_that_b
                        init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
+from .run_proven import POINT_OF, is_shape_constructor, point_spans
 from .source import assignments, insert_at_top, parsed, replace_spans, stored_once
 
 
@@ -638,20 +639,16 @@ def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | N
                                         "index the layout gives, not the GDS layer number)")
 
 
-#: KLayout shape classes whose constructors take a list of points, and the point class each takes
-_POINT_OF = {"DPath": "DPoint", "DPolygon": "DPoint", "DSimplePolygon": "DPoint",
-             "Path": "Point", "Polygon": "Point", "SimplePolygon": "Point"}
-
-
 def fix_point_tuples_in_shapes(code: str, mode: str) -> tuple[str, str | None]:
     """``pya.DPath([(0, y), (2000, y)], w)`` -> ``pya.DPath([pya.DPoint(0, y), pya.DPoint(2000, y)], w)``:
     KLayout 0.28's DPath/DPolygon/Path/Polygon constructors take points, and a list of tuples fails
     ("expected argument of class DPoint, got tuple", "No overload with matching arguments"; real a11
     candidates kept it for rounds in two sessions; the pip klayout of the sandbox accepts tuples, so
-    only scripts run in KLayout are mended). The list is written in the call or bound once to a
-    name; every element must be a two-element tuple.
+    only scripts run in KLayout are mended). Before the run, only the certain case: the list is
+    written in the call or bound once to a name, every element a two-element tuple (the run-proven
+    :func:`~.run_proven.make_points_of_tuples` converts other lists after a failed run).
     """
-    if mode != "interactive" or not any(f"{k}(" in code for k in _POINT_OF):
+    if mode != "interactive" or "Path(" not in code and "Polygon(" not in code:
         return code, None
     tree = parsed(code)
     if tree is None:
@@ -661,19 +658,10 @@ def fix_point_tuples_in_shapes(code: str, mode: str) -> tuple[str, str | None]:
     lists = {name: value for name, value in assignments(tree, top_level=False) if name in once and isinstance(value, ast.List)}
     spans, done = set(), []
     for call in ast.walk(tree):
-        if not (isinstance(call, ast.Call) and call.args and isinstance(call.func, ast.Attribute)
-                and call.func.attr in _POINT_OF and isinstance(call.func.value, ast.Name) and call.func.value.id in klayout):
-            continue
-        points = call.args[0]
-        points = lists.get(points.id, points) if isinstance(points, ast.Name) else points
-        if not (isinstance(points, ast.List) and points.elts
-                and all(isinstance(e, ast.Tuple) and len(e.elts) == 2 and e.lineno == e.end_lineno for e in points.elts)):
-            continue
-        point = f"{call.func.value.id}.{_POINT_OF[call.func.attr]}"
-        for e in points.elts:
-            text = ast.get_source_segment(code, e)
-            spans.add((e.lineno, e.col_offset, e.end_col_offset, f"{point}{text}" if text.startswith("(") else f"{point}({text})"))
-        done.append(f"{call.func.attr}'s points as {point}")
+        found = point_spans(code, call, lists, any_list=False) if is_shape_constructor(call, klayout) else set()
+        if found:
+            spans |= found
+            done.append(f"{call.func.attr}'s points as {call.func.value.id}.{POINT_OF[call.func.attr]}")
     if not spans:
         return code, None
     return replace_spans(code, spans), f"{', '.join(dict.fromkeys(done))} (KLayout 0.28 takes points, not tuples)"

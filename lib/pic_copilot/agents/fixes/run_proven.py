@@ -259,6 +259,38 @@ _POINT_LISTS = re.compile(r"(?:expected argument of class (D?Point), got tuple\)
                           r" in (D?(?:Polygon|SimplePolygon|Path))\.__init__")
 
 
+#: KLayout shape classes whose constructors take a list of points, and the point class each takes
+POINT_OF = {"DPath": "DPoint", "DPolygon": "DPoint", "DSimplePolygon": "DPoint",
+            "Path": "Point", "Polygon": "Point", "SimplePolygon": "Point"}
+
+
+def point_spans(code: str, call: ast.Call, lists: dict[str, ast.expr], any_list: bool) -> set[tuple]:
+    """The edits that give a shape constructor ``call`` (``pya.DPath(...)``, see :data:`POINT_OF`)
+    points for its (x, y) tuples: each tuple of a list written in the call, or bound to a name in
+    ``lists``, becomes ``pya.DPoint(x, y)``; with ``any_list``, another one-line list expression
+    (a name, a comprehension) is converted item by item. Empty when nothing is certain."""
+    point = f"{call.func.value.id}.{POINT_OF[call.func.attr]}"
+    arg = call.args[0]
+    points = lists.get(arg.id, arg) if isinstance(arg, ast.Name) else arg
+    if isinstance(points, (ast.List, ast.Tuple)) and points.elts \
+            and all(isinstance(e, ast.Tuple) and len(e.elts) == 2 and e.lineno == e.end_lineno for e in points.elts):
+        spans = set()
+        for e in points.elts:
+            text = ast.get_source_segment(code, e)
+            spans.add((e.lineno, e.col_offset, e.end_col_offset, f"{point}{text}" if text.startswith("(") else f"{point}({text})"))
+        return spans
+    if any_list and arg.lineno == arg.end_lineno and not isinstance(arg, (ast.List, ast.Tuple)):
+        return {(arg.lineno, arg.col_offset, arg.end_col_offset, f"[{point}(*_q) for _q in {ast.unparse(arg)}]")}
+    return set()
+
+
+def is_shape_constructor(node: ast.AST, modules: set[str] | None = None) -> bool:
+    """``<module>.DPath(points, ...)`` and the like (:data:`POINT_OF`), from one of ``modules`` if given."""
+    return (isinstance(node, ast.Call) and bool(node.args) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in POINT_OF and isinstance(node.func.value, ast.Name)
+            and (modules is None or node.func.value.id in modules))
+
+
 def make_points_of_tuples(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
     """``pya.DPath([(0, 0), (10, 0)], 0.5)`` -> ``pya.DPath([pya.DPoint(0, 0), pya.DPoint(10, 0)], 0.5)``:
     the run failed in a polygon's or path's constructor on the failing line, which KLayout gives
@@ -274,25 +306,16 @@ def make_points_of_tuples(code: str, rep: ExecutionReport) -> tuple[str, list[st
     if tree is None:
         return code, []
     cls = m.group(2)
-    point = "DPoint" if cls.startswith("D") else "Point"
     spans = set()
     for n in ast.walk(tree):
-        if not (isinstance(n, ast.Call) and n.lineno <= failing <= n.end_lineno and n.args
-                and isinstance(n.func, ast.Attribute) and n.func.attr == cls and isinstance(n.func.value, ast.Name)):
-            continue
-        mod, arg = n.func.value.id, n.args[0]
-        if isinstance(arg, (ast.List, ast.Tuple)) and arg.elts and all(isinstance(e, ast.Tuple) and len(e.elts) == 2 for e in arg.elts):
-            for e in arg.elts:
-                if e.lineno == e.end_lineno:
-                    spans.add((e.lineno, e.col_offset, e.end_col_offset, f"{mod}.{point}{ast.unparse(e)}"))
-        elif arg.lineno == arg.end_lineno and not isinstance(arg, (ast.List, ast.Tuple)):
-            spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, f"[{mod}.{point}(*_q) for _q in {ast.unparse(arg)}]"))
+        if is_shape_constructor(n) and n.func.attr == cls and n.lineno <= failing <= n.end_lineno:
+            spans |= point_spans(code, n, {}, any_list=True)
     if not spans:
         return code, []
     fixed = replace_spans(code, spans)
     if parsed(fixed) is None:
         return code, []
-    return fixed, [f"made the {cls}'s (x, y) tuples {point}s (KLayout's shapes take points)"]
+    return fixed, [f"made the {cls}'s (x, y) tuples {POINT_OF[cls]}s (KLayout's shapes take points)"]
 
 
 # the repr of a method a script wrote where its value belongs: "<built-in method width of DBox object
