@@ -1179,8 +1179,10 @@ def test_a_klayout_constant_without_its_enum_class_gets_it():
         assert env["n"] == 2, (fixed, env["n"])   # the two 100 um sides closer than 200
     fixed, _ = fixes.fix_klayout_constants_without_their_class("n = r.space_check(5, False, Euclidian)\n", "interactive")
     assert fixed == "n = r.space_check(5, False, pya.Metrics.Euclidian)\n"
-    # a name the script binds, a constant several enums have (R90), a real module member: unchanged
-    for same in ("Euclidian = 3\nprint(Euclidian)\n", "t = pya.DTrans(R90)\n", "b = kdb.Box(0, 0, 1, 1)\n"):
+    # a name the script binds, a constant several enums have (R90), a real module member, a bare name
+    # a star import may give: unchanged
+    for same in ("Euclidian = 3\nprint(Euclidian)\n", "t = pya.DTrans(R90)\n", "b = kdb.Box(0, 0, 1, 1)\n",
+                 "from gdsfactory import *\nprint(Square)\n"):
         assert fixes.fix_klayout_constants_without_their_class(same, "interactive") == (same, None), same
     assert kdb.Metrics.Euclidian == kdb.Region.Euclidian
 

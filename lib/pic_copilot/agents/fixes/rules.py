@@ -672,7 +672,7 @@ def fix_klayout_constants_without_their_class(code: str, mode: str) -> tuple[str
     ``klayout.db.Metrics.Euclidian``: a KLayout enum constant written bare or as a member of the
     module (31 "undefined name 'Euclidian'" findings in real a03 candidates, which the model answered
     with new spellings). Only constants that exactly one KLayout enum has (:func:`klayout_enum_of`),
-    never a name the script binds. A bare one in a script that has no KLayout module name gets its
+    never a name the script binds, and no bare name in a script with a star import (it may give it). A bare one in a script that has no KLayout module name gets its
     enum class imported (from pya in KLayout).
     """
     from ...checks.static import _defined_names
@@ -683,13 +683,14 @@ def fix_klayout_constants_without_their_class(code: str, mode: str) -> tuple[str
     if tree is None:
         return code, None
     defined = _defined_names(tree)
+    star = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree))
     klayout = _klayout_aliases(tree, mode) | ({"klayout.db"} if "klayout" in defined else set())
     in_klayout = mode == "interactive" and not needs_engine_python(code)
     prefix = "pya." if in_klayout else next((f"{a}." for a in sorted(klayout)), "")
     spans, imports, done = set(), [], []
     for n in ast.walk(tree):
         if (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id[:1].isupper() and n.id not in defined
-                and not hasattr(builtins, n.id) and (home := klayout_enum_of(n.id))):
+                and not star and not hasattr(builtins, n.id) and (home := klayout_enum_of(n.id))):
             written, where = n.id, n
             if not prefix:
                 imports.append(f"from {'pya' if in_klayout else home[0]} import {home[1]}")
