@@ -383,6 +383,9 @@ def test_layer_numbers_given_to_layout_layer_methods_become_indexes():
     left = {f"{layout.get_info(li).layer}/{layout.get_info(li).datatype}": cell.shapes(li).size()
             for li in layout.layer_indexes()}
     assert left == {"1/0": 0, "2/0": 1, "3/0": 0}, left
+    # two layers unpacked together are two layers, not a layer and its datatype
+    pair = "SRC, DST = 1, 2\nlayout.move_layer(SRC, DST)\n"
+    assert fix(pair, "interactive")[0] == "SRC, DST = 1, 2\nlayout.move_layer(layout.layer(SRC, 0), layout.layer(DST, 0))\n"
     # an index variable, a name bound twice and a wrong count of arguments are left alone
     for c in ("for li in layout.layer_indexes():\n    layout.delete_layer(li)\n",
               "a = 1\na = layout.layer(1, 0)\nlayout.delete_layer(a)\n", "layout.move_layer(1)\n"):

@@ -1226,9 +1226,11 @@ def gds_numbers_given_as_layer_indexes(tree: ast.Module) -> list[LayerNumberAsIn
         if taken == 1 and len(node.args) == 2 and number(node.args[0]) and number(node.args[1]):
             out.append(LayerNumberAsIndex(node, tuple(node.args), number(node.args[0])[0], ast.unparse(node.args[1])))
         elif taken and len(node.args) == taken:
+            given = {ast.unparse(a) for a in node.args}
             for arg in node.args:
                 if found := number(arg):
-                    out.append(LayerNumberAsIndex(node, (arg,), *found))
+                    # move_layer(SRC, DST) with SRC, DST = 1, 2: two layers, not a layer and its datatype
+                    out.append(LayerNumberAsIndex(node, (arg,), found[0], None if found[1] in given else found[1]))
     return sorted(out, key=lambda p: (p.args[0].lineno, p.args[0].col_offset))
 
 
