@@ -96,23 +96,24 @@ def pyflakes_check(code: str, predefined: tuple[str, ...] = ()) -> list[dict]:
 _STAR_UNKNOWN = ("pya", "klayout")
 
 
+def star_import_names(module: str) -> set[str]:
+    """The names ``from module import *`` gives (its ``__all__``, else its public names); none for a
+    module that cannot be imported (an invented or broken one)."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(module)
+    except Exception:   # noqa: BLE001 - an invented or broken module gives nothing
+        return set()
+    return set(getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")])
+
+
 def _star_imports_give(modules: str, name: str) -> bool:
     """True unless every module in ``modules`` (pyflakes' comma-separated list of a script's star
     imports) is importable here, is not KLayout's, and lacks ``name``: only then is a name that
     pyflakes says "may be defined from star imports" surely undefined."""
-    import importlib
-
-    for module in (m.strip() for m in modules.split(",")):
-        if module.split(".")[0] in _STAR_UNKNOWN:
-            return True
-        try:
-            mod = importlib.import_module(module)
-        except Exception:   # noqa: BLE001 - an invented or broken module gives nothing
-            continue
-        given = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
-        if name in given:
-            return True
-    return False
+    mods = [m.strip() for m in modules.split(",")]
+    return any(m.split(".")[0] in _STAR_UNKNOWN for m in mods) or any(name in star_import_names(m) for m in mods)
 
 
 def _defined_names(tree: ast.AST) -> set[str]:

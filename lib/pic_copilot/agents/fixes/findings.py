@@ -756,14 +756,10 @@ def use_the_module_that_has_it(code: str, findings: list[dict]) -> tuple[str, li
 
 
 def _gives_any(module: str, names: set[str]) -> bool:
-    """True if importing ``module`` works and it has one of ``names`` (what a star import of it may give);
-    a module that cannot be imported gives nothing."""
-    try:
-        mod = importlib.import_module(module)
-    except Exception:   # noqa: BLE001 - a broken or invented module gives no name
-        return False
-    given = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
-    return bool(set(given) & names)
+    """True if importing ``module`` works and it has one of ``names`` (what a star import of it may give)."""
+    from ...checks.static import star_import_names
+
+    return bool(star_import_names(module) & names)
 
 
 def drop_imports_that_break_the_script(code: str, mode: str, findings: list[dict]) -> tuple[str, list[str]]:
