@@ -112,6 +112,13 @@ def test_a_requested_length_missing_from_the_script_sends_it_back():
     assert missing_values("make a 1x2 MMI", "c = f()") is None
     # a centred 100 um square is written as -50..50
     assert missing_values("a 100 x 100 um square centred on the origin", "box = DBox(-50, -50, 50, 50)") is None
+    # typed only into a constant table the script writes out, the number was not used (a real a05
+    # answer built one default straight for "a 20 um straight on each output" and wrote {"out1": 20})
+    typed = ("c = f(gap_mmi=0.5)\nports = {'in1': 0, 'out1': 20}\njson.dump(ports, open('p.json', 'w'))\n")
+    assert "20 um" in missing_values(prompt, typed)["instructions"]
+    assert missing_values(prompt, typed.replace("f(gap_mmi=0.5)", "f(length_mmi=20, gap_mmi=0.5)")) is None
+    assert missing_values(prompt, "L = 20\nc = f(length_mmi=L, gap_mmi=0.5)\njson.dump({'L': L}, f)") is None
+    assert missing_values(prompt, "c = f(gap_mmi=0.5)\nrows = [[20, 1]]\nrows.append([3, 4])\nw.writerows(rows)") is None
 
 
 def test_reference_solutions_pass_the_cell_name_check_and_the_wrong_name_variant_does_not():

@@ -18,6 +18,7 @@ import re
 from pathlib import PurePath
 
 from ..checks.output_contract import OutputContract
+from ..checks.static import number_literals, written_constant_data
 from ..execution.report import ExecutionReport
 from .evaluator import requested_cell_names
 from .fixes.source import assignments, is_int
@@ -844,24 +845,7 @@ def report_problems(rep: ExecutionReport, prompt: str, contract: OutputContract,
 
 
 # ---------------------------------------------------------------------- literal tables
-_WRITERS = {"dump", "dumps", "writerow", "writerows", "savetxt", "DataFrame", "to_csv"}
 _TRIVIAL = {0.0, 1.0, -1.0}
-
-
-def _numbers(node: ast.AST) -> list[float]:
-    return [float(n.value) for n in ast.walk(node) if isinstance(n, ast.Constant)
-            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)]
-
-
-def _is_constant_display(node: ast.AST) -> bool:
-    """A list/tuple/dict/set display built of constants only (no names or calls inside)."""
-    if not isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
-        return False
-    for n in ast.walk(node):
-        if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript, ast.ListComp, ast.DictComp,
-                          ast.GeneratorExp, ast.SetComp, ast.BinOp, ast.JoinedStr)):
-            return False
-    return True
 
 
 def literal_outputs(script: str, prompt: str) -> list[str]:
@@ -879,40 +863,11 @@ def literal_outputs(script: str, prompt: str) -> list[str]:
     except SyntaxError:
         return []
     given = {float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?", prompt)}
-    assigned: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name):
-                    assigned.setdefault(t.id, []).append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
-            assigned.setdefault(node.target.id, []).append(node.value if node.value is not None else node)
-    mutated = {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-               and isinstance(n.func.value, ast.Name) and n.func.attr in ("append", "extend", "update", "insert")}
-    mutated |= {t.value.id for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets
-                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}
-
-    def constant_data(arg: ast.AST) -> ast.AST | None:
-        if _is_constant_display(arg):
-            return arg
-        if isinstance(arg, ast.Name) and arg.id not in mutated and len(assigned.get(arg.id, [])) == 1 \
-                and _is_constant_display(assigned[arg.id][0]):
-            return assigned[arg.id][0]
-        return None
-
     out = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        if fn not in _WRITERS or not node.args:
-            continue
-        data = constant_data(node.args[1] if fn == "savetxt" and len(node.args) > 1 else node.args[0])
-        if data is None:
-            continue
-        invented = [v for v in _numbers(data) if v not in given and v not in _TRIVIAL]
+    for call, data in written_constant_data(tree):
+        invented = [v for v in number_literals(data) if v not in given and v not in _TRIVIAL]
         if invented:
-            out.append(f"line {node.lineno} writes a table of constant numbers ({', '.join(f'{v:g}' for v in invented[:4])}"
+            out.append(f"line {call.lineno} writes a table of constant numbers ({', '.join(f'{v:g}' for v in invented[:4])}"
                        f"{', ...' if len(invented) > 4 else ''}) that the request does not give: compute them in the "
                        "script from the layout, component or simulation instead of writing them in")
     return out

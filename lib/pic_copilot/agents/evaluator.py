@@ -11,6 +11,7 @@ from .. import prompts
 from ..llm.agent import Agent, extract_code
 from .fixes.source import parsed
 from ..llm.client import RUNAWAY
+from ..checks import static
 from ..checks.static import IMPORTS, _aliases, _dotted, resolve_object
 from ..execution.report import ExecutionReport, execution_text, tail
 
@@ -412,13 +413,19 @@ def missing_values(prompt: str, script: str) -> dict | None:
     or a number with a fraction they wrote does not (see :func:`requested_decimals`).
 
     A small evaluator model accepts a script that builds the right kind of device with default
-    sizes; the numbers in the request are cheap evidence against that.
+    sizes; the numbers in the request are cheap evidence against that. A number typed only into a
+    constant table the script writes out is no use of it: a real a05 answer built one default
+    straight instead of two 20 µm ones and wrote ``{"in1": 20, "out1": 20, "out2": 20}``.
     """
     wanted = requested_values(prompt) + requested_decimals(prompt)
     consts = _constants(script) if wanted else None
     if consts is None:
         return None
     numbers = numeric_literals(consts)
+    tree = _parsed(script)
+    if tree is not None:
+        typed_in = {id(n) for _, data in static.written_constant_data(tree) for n in ast.walk(data)}
+        numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in typed_in])
     missing = list(dict.fromkeys(text for text, v in wanted if not uses_value(numbers, v)))
     if not missing:
         return None

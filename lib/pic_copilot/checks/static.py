@@ -1354,3 +1354,64 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
     found += endless_iterator_loops(code)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review
+
+
+# ---------------------------------------------------------------------- constant data written out
+#: calls that write their (first) argument to a file or a table
+_WRITERS = frozenset({"dump", "dumps", "writerow", "writerows", "savetxt", "DataFrame", "to_csv"})
+
+
+def number_literals(node: ast.AST) -> list[float]:
+    """The numbers written literally in a syntax tree (``True`` is not one)."""
+    return [float(n.value) for n in ast.walk(node) if isinstance(n, ast.Constant)
+            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)]
+
+
+def _is_constant_display(node: ast.AST) -> bool:
+    """A list/tuple/dict/set display built of constants only (no names or calls inside)."""
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+        return False
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript, ast.ListComp, ast.DictComp,
+                          ast.GeneratorExp, ast.SetComp, ast.BinOp, ast.JoinedStr)):
+            return False
+    return True
+
+
+def written_constant_data(tree: ast.AST) -> list[tuple[ast.Call, ast.AST]]:
+    """(writing call, the display of constants it writes) for each write of a constant table:
+    ``json.dump({"in1": 20, "out1": 20}, f)``, or ``rows = [[1, 2.5]]`` once and never changed, then
+    ``writer.writerows(rows)``. Numbers in such a display are results typed in, not values the
+    script works with."""
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            assigned.setdefault(node.target.id, []).append(node.value if node.value is not None else node)
+    mutated = {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and isinstance(n.func.value, ast.Name) and n.func.attr in ("append", "extend", "update", "insert")}
+    mutated |= {t.value.id for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}
+
+    def constant_data(arg: ast.AST) -> ast.AST | None:
+        if _is_constant_display(arg):
+            return arg
+        if isinstance(arg, ast.Name) and arg.id not in mutated and len(assigned.get(arg.id, [])) == 1 \
+                and _is_constant_display(assigned[arg.id][0]):
+            return assigned[arg.id][0]
+        return None
+
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if fn not in _WRITERS or not node.args:
+            continue
+        data = constant_data(node.args[1] if fn == "savetxt" and len(node.args) > 1 else node.args[0])
+        if data is not None:
+            out.append((node, data))
+    return out
