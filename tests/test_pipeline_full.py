@@ -736,6 +736,37 @@ def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
     assert contract_words.from_request('Write a.json as {"x0": 1, "y0": 2}.').json_key_forms == {}
 
 
+def test_a_json_object_of_records_keyed_by_names_needs_every_records_keys(tmp_path):
+    """{cell name: {"children": ..., "own_shapes": ...}} (a placeholder key) or {"W400": {...}, ...}
+    (an example key and "...") says every value is such a record: a real a10 answer kept its worked
+    example's {"top": ..., "cells": {...: {"shapes": ...}}} and was accepted. Checked through the
+    real summary of a real file. Named top-level keys ({"summary": {...}, "cells": ...}) set none."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request('Write tree.json describing each cell: {cell name: {"children": {child name: '
+                                    'count}, "own_shapes": n, "bbox_um": [l, b, r, t]}}.', mode="interactive")
+    assert c.json_record_keys == {"tree.json": ["children", "own_shapes", "bbox_um"]} and c.json_keys == {}
+    assert "one record per name, each an object with the keys children, own_shapes, bbox_um" in contract_words.describe(c)
+
+    def check(obj) -> list[str]:
+        (tmp_path / "tree.json").write_text(json.dumps(obj))
+        return c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)}))
+
+    rec = {"children": {"VIA": 2}, "own_shapes": 1, "bbox_um": [0, 0, 1, 1]}
+    assert check({"TOP": rec, "VIA": {**rec, "children": {}}}) == []
+    assert check({"top": "TOP", "cells": {"TOP": rec}}) == [
+        "tree.json: the value of 'top' is a str, not a record; every value of the top-level object must be an object "
+        '{"children": ..., "own_shapes": ..., "bbox_um": ...} (the keys of the top level name the records)']
+    assert check({"TOP": {"children": {}, "shapes": 1, "bbox_um": [0, 0, 1, 1]}}) == [
+        "tree.json: the record 'TOP' has no key(s) 'own_shapes' (has: children, shapes, bbox_um); every value of "
+        'the top-level object must be {"children": ..., "own_shapes": ..., "bbox_um": ...}']
+    sweep = contract_words.from_request('Write xs.json as {"W400": {"core_area_um2": ..., "clad_area_um2": ...}, ...}.')
+    assert sweep.json_record_keys == {"xs.json": ["core_area_um2", "clad_area_um2"]}
+    for named in ('Write r.json as {"summary": {"total": n}, "cells": {name: count}}.',
+                  'Write r.json as {"layer/datatype": {"width": n, "space": n}} plus a key "length".'):
+        assert contract_words.from_request(named).json_record_keys == {}, named
+
+
 def test_requested_text_labels_are_read_and_checked_in_a_real_layout(tmp_path):
     """"Put a text label GC0, GC1, GC2, GC3 on layer 10/0" (a real m04 answer placed none, drew its
     trench on 10/0, and passed the layer contract): the strings must be texts on that layer."""

@@ -50,6 +50,9 @@ def describe(contract: OutputContract) -> str:
             extra = " as a JSON object whose keys look like " + ", ".join(f'"{k}"' for k in contract.json_key_forms[f])
         elif contract.json_types.get(f) == "object":
             extra = " as one JSON object (not a list of rows)"
+        if f in contract.json_record_keys:
+            extra += (" with one record per name, each an object with the keys "
+                      + ", ".join(contract.json_record_keys[f]))
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
@@ -234,6 +237,40 @@ def json_shapes(prompt: str, files: list[str]) -> dict[str, dict[str, str]]:
             if shapes:
                 out[target] = shapes
                 break
+    return out
+
+
+def _items_any_key(obj_text: str) -> list[tuple[str, str]]:
+    """(key text, value text) of an object literal's top level, the key quoted or not:
+    '{cell name: {"children": ...}, ...}' -> [("cell name", '{"children": ...}'), ("...", "")]."""
+    items, depth, start = [], 0, 1
+    for i, ch in enumerate(obj_text):
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        if (ch == "," and depth == 1) or (depth == 0 and ch in "}])"):
+            key, colon, value = obj_text[start:i].partition(":")
+            items.append((key.strip(), value.strip()) if colon else (key.strip(), ""))
+            start = i + 1
+    return items
+
+
+def json_record_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
+    """Per JSON file, the keys every value of its top-level object must have, when the request
+    writes that object as a table of records keyed by names: ``{cell name: {"children": ...,
+    "own_shapes": ..., "bbox_um": ...}}`` (a placeholder key) or ``{"W400": {"core_area_um2": ...},
+    ...}`` (an example key and "..." for the others). A small model kept a worked example's keys
+    inside each record ("shapes" for "own_shapes") and its own outer layout, and nothing checked it."""
+    out: dict[str, list[str]] = {}
+    for target, objects in _json_objects(prompt, files):
+        for obj in objects:
+            items = [(k, v) for k, v in _items_any_key(obj) if k]
+            repeated = any(k in ("...", "…") for k, _ in items) or (items and not items[0][0].startswith('"'))
+            record = next((v for _, v in items if v.startswith("{")), None)
+            keys = [k for k in _top_keys(record)] if repeated and record else []
+            if target not in out and keys and all(re.fullmatch(_IDENT, k) for k in keys):
+                out[target] = keys
     return out
 
 
@@ -607,7 +644,8 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     columns = csv_headers(prompt, files)
     return OutputContract(files=files, csv_columns=columns, csv_forms=csv_forms(prompt, columns), json_keys=json_keys(prompt, files),
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
-                          json_key_forms=json_key_forms(prompt, files), cells=result_cells(prompt),
+                          json_key_forms=json_key_forms(prompt, files), json_record_keys=json_record_keys(prompt, files),
+                          cells=result_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],

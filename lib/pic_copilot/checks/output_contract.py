@@ -123,6 +123,8 @@ class OutputContract:
         json_types: file -> "object" or "array": what the JSON file's top level must be.
         json_shapes: file -> {key: "number" | "list" | "pairs"}: what a top-level value must be
             ("pairs": a list of [x, y] lists), as a request's ``{"count": N, "centers": [[x, y], ...]}`` shows.
+        json_record_keys: file -> keys that every value of the JSON object must have: the request
+            writes it as records keyed by names (``{cell name: {"children": ..., "own_shapes": ...}}``).
         json_key_forms: file -> example keys whose form every top-level key of the JSON object must
             have (``["1/0"]``: each key is number/number; digit runs stand for any number).
         stdout: substrings the printout must contain.
@@ -157,6 +159,7 @@ class OutputContract:
     json_types: dict[str, str] = field(default_factory=dict)
     json_shapes: dict[str, dict[str, str]] = field(default_factory=dict)
     json_key_forms: dict[str, list[str]] = field(default_factory=dict)
+    json_record_keys: dict[str, list[str]] = field(default_factory=dict)
     stdout: list[str] = field(default_factory=list)
     shapes: dict[str, int] = field(default_factory=dict)
     rdb_categories: dict[str, list[str]] = field(default_factory=dict)
@@ -221,6 +224,8 @@ class OutputContract:
             json_shapes=table("json_shapes", lambda x: isinstance(x, dict) and all(v in _SHAPES for v in x.values()),
                               '{"enclosure.json" = {"count" = "number", "centers" = "pairs"}}'),
             json_key_forms=table("json_key_forms", lambda x: is_strs(x) and bool(x), '{"layer_counts.json" = ["1/0"]}'),
+            json_record_keys=table("json_record_keys", lambda x: is_strs(x) and bool(x),
+                                   '{"hierarchy.json" = ["children", "own_shapes"]}'),
             shapes=table("shapes", is_count, '{"2/0" = 1}'),
             rdb_categories=table("rdb_categories", lambda x: is_strs(x) and bool(x), '{"space.lyrdb" = ["space_0.3"]}'),
             rdb_items=table("rdb_items", lambda x: isinstance(x, dict) and all(isinstance(k, str) and is_count(n) for k, n in x.items()),
@@ -262,7 +267,7 @@ class OutputContract:
         """Every file the contract names (``files`` and the keys of the per-file tables), in order."""
         names: list[str] = []
         for n in [*self.files, *self.csv_columns, *self.csv_rows, *self.csv_sorted, *self.csv_spans, *self.csv_forms, *self.json_keys, *self.json_values,
-                  *self.json_types, *self.json_shapes, *self.json_key_forms, *self.rdb_categories, *self.rdb_items]:
+                  *self.json_types, *self.json_shapes, *self.json_key_forms, *self.json_record_keys, *self.rdb_categories, *self.rdb_items]:
             if n not in names:
                 names.append(n)
         return names
@@ -500,6 +505,9 @@ class OutputContract:
             if odd:
                 problems.append(f"{name}: key(s) {', '.join(map(repr, odd[:4]))} do not have the form of the request's "
                                 f"example key(s) {', '.join(map(repr, examples))}")
+        for name, keys, s in _readable(files, self.json_record_keys):
+            if s.get("type") == "dict":
+                problems += _record_problems(name, keys, s.get("value_keys") or {})
         for name, want, s in _readable(files, self.json_shapes):
             values = s.get("values") if s.get("type") == "dict" else None
             for key, shape in want.items():
@@ -539,6 +547,22 @@ class OutputContract:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+def _record_problems(name: str, keys: list[str], value_keys: dict) -> list[str]:
+    """What is wrong with a JSON object whose every value must be a record with ``keys``, given the
+    summary's ``value_keys`` (top-level key -> the value's keys, or the value's type name); the first
+    wrong record is named, with the form each must have."""
+    form = "{" + ", ".join(f'"{k}": ...' for k in keys) + "}"
+    for top, have in value_keys.items():
+        if not isinstance(have, list):
+            return [f"{name}: the value of {top!r} is a {have}, not a record; every value of the top-level "
+                    f"object must be an object {form} (the keys of the top level name the records)"]
+        missing = [k for k in keys if k not in have]
+        if missing:
+            return [f"{name}: the record {top!r} has no key(s) {', '.join(map(repr, missing))} (has: "
+                    f"{', '.join(have) or 'none'}); every value of the top-level object must be {form}"]
+    return []
+
+
 def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 

@@ -334,6 +334,9 @@ def summarize_json(path: str) -> dict:
         out["list_lengths"] = {str(k): len(v) for k, v in list(obj.items())[:50] if isinstance(v, list)}
         if os.path.getsize(path) <= MAX_JSON_VALUES_BYTES:
             out["values"] = _json_values(obj, depth=3)
+        # what each top-level value is, as its keys when it is an object ({cell: {"children": ...}})
+        out["value_keys"] = {str(k): [str(x) for x in list(v)[:50]] if isinstance(v, dict) else type(v).__name__
+                             for k, v in list(obj.items())[:50]}
     elif isinstance(obj, list):
         out["length"] = len(obj)
         if obj:
