@@ -1524,6 +1524,38 @@ def test_a_locked_gdsfactory_component_is_copied_on_the_runs_proof(tmp_path):
     assert fixes.copy_the_locked_component(own, rep) == (own, [])
 
 
+def test_a_component_made_under_one_name_in_every_pass_of_a_loop_gets_the_loop_variable_in_its_name(tmp_path):
+    """A real a02 run made gf.Component(cell_name) once per arm length and failed the second time
+    round with "Cellname ... already exists": the run proves it, the failing call's name gets the
+    loop variable, and the fixed script runs and writes one cell per pass. Another error, or the
+    call outside a loop: unchanged."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import gdsfactory as gf\n\ngf.gpdk.PDK.activate()\nname = 'MZI_D'\ntop = gf.Component('TOP')\n"
+            "for dl in [20, 40]:\n    c = gf.Component(name)\n    c << gf.components.straight(length=dl)\n"
+            "    top << c\ntop.write_gds('t.gds')\n")
+    run = run_script(tmp_path, code, timeout=300)
+    assert run.returncode != 0 and "already exists" in run.stderr, run.stderr[-500:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "ValueError"))
+    fixed, done = fixes.name_each_loop_component(code, rep)
+    assert '    c = gf.Component(f"{name}_{dl}")\n' in fixed and done, fixed
+    run = run_script(tmp_path, fixed, timeout=300)
+    assert run.returncode == 0, run.stderr[-800:]
+    import klayout.db as kdb
+
+    layout = kdb.Layout()
+    layout.read(str(tmp_path / "t.gds"))
+    assert {"MZI_D_20", "MZI_D_40"} <= {c.name for c in layout.each_cell()}
+    literal = code.replace("gf.Component(name)", "gf.Component(name='MZI')")
+    assert 'gf.Component(name=f"MZI_{dl}")' in fixes.name_each_loop_component(literal, rep)[0]
+    other = ExecutionReport(ok=False, stderr=run.stderr, exception={"type": "ValueError", "message": "no"})
+    assert fixes.name_each_loop_component(code, other) == (code, [])
+    flat = "import gdsfactory as gf\nc = gf.Component('A')\nd = gf.Component('A')\n"
+    rep2 = ExecutionReport(ok=False, exception={"type": "ValueError", "message": "Cellname A already exists in the layout",
+                                                  "traceback": 'File "script.py", line 3, in <module>'})
+    assert fixes.name_each_loop_component(flat, rep2) == (flat, [])
+
+
 def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_box(tmp_path):
     """A real a12 run failed on "'Polygon' object has no attribute 'center'" for the centre of each
     piece's bounding box: the run proves the type, the fix reads the failing line's attribute from

@@ -180,6 +180,44 @@ def copy_the_locked_component(code: str, rep: ExecutionReport) -> tuple[str, lis
     return fixed, [f"{names} = ....copy() (gdsfactory locks the component a cached factory makes; its copy can be changed)"]
 
 
+_NAME_TAKEN = re.compile(r"Cellname (\S+) already exists")
+
+
+def name_each_loop_component(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``for dl in lengths: c = gf.Component("MZI")``: the run failed the second time round with
+    gdsfactory 9's "Cellname MZI already exists" (a real a02 run). The failing line's
+    ``Component(name)`` inside a ``for`` loop gets the loop variable in its name,
+    ``Component(f"{name}_{dl}")``, one cell per pass; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    failing = rep.failing_line()
+    tree = parsed(code) if failing is not None and _NAME_TAKEN.search(str((rep.exception or {}).get("message") or "")) else None
+    if tree is None:
+        return code, []
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.body[0].lineno <= failing <= n.end_lineno]
+    if not loops:
+        return code, []
+    loop = max(loops, key=lambda n: n.lineno)   # the innermost
+    target = loop.target.elts[0] if isinstance(loop.target, ast.Tuple) and loop.target.elts else loop.target
+    if not isinstance(target, ast.Name):
+        return code, []
+    calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and n.lineno == failing and n.end_lineno == failing
+             and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) == "Component"
+             and len(n.args) + len(n.keywords) == 1 and (n.args or n.keywords[0].arg == "name")]
+    if not calls:
+        return code, []
+    spans = set()
+    for n in calls:
+        arg = n.args[0] if n.args else n.keywords[0].value
+        text = ast.get_source_segment(code, arg)
+        name = (repr(arg.value)[1:-1] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and
+                not re.search(r"[{}'\"\\]", arg.value) else "{" + text + "}")
+        spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, f'f"{name}_{{{target.id}}}"'))
+    return replace_spans(code, spans), [f"Component(... + _{{{target.id}}}) (gdsfactory 9 refuses a second cell of one name; "
+                                        "each pass of the loop makes its own)"]
+
+
 def concat_instead_of_append(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
     """``df = df.append(row, ignore_index=True)`` -> ``df = pd.concat([df, pd.DataFrame([row])],
     ignore_index=True)``: the run failed with "'DataFrame' object has no attribute 'append'" (pandas 2
