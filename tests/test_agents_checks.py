@@ -1608,6 +1608,43 @@ def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_p
     assert fixes.drop_dataframe_index(code, contract, other) == (code, [])
 
 
+def test_a_requested_csv_header_never_written_is_written_after_the_writer_is_made(tmp_path):
+    """A real a12 run wrote small_shapes.csv with writer.writerows(rows) and no header: the first
+    row is numbers, one per requested column (the real summary of the real file shows it). The
+    requested header is written right after the csv writer is made and the fixed script writes
+    it. A file appended to in a loop, or a first row of names, is left alone."""
+    import csv
+
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    want = ["x_um", "y_um", "area_um2"]
+    contract = OutputContract(files=["t.csv"], csv_columns={"t.csv": want})
+    code = ("import csv\nrows = [(1.5, 2, 0.25), (3, 4, 0.5)]\nif rows:\n"
+            "    with open('t.csv', 'w', newline='') as fh:\n        writer = csv.writer(fh)\n        writer.writerows(rows)\n")
+
+    def report_of(script: str) -> ExecutionReport:
+        run = run_script(tmp_path, script)
+        assert run.returncode == 0, run.stderr
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+
+    rep = report_of(code)
+    assert contract.check(rep), "the headless file breaks the contract"
+    fixed, done = fixes.write_the_missing_header(code, contract, rep)
+    assert "        writer = csv.writer(fh)\n        writer.writerow(['x_um', 'y_um', 'area_um2'])\n" in fixed and done
+    assert contract.check(report_of(fixed)) == []
+    assert list(csv.reader(open(tmp_path / "t.csv"))) == [want, ["1.5", "2", "0.25"], ["3", "4", "0.5"]]
+    looped = ("import csv\nfor r in [(1, 2, 3)]:\n    with open('t.csv', 'w') as fh:\n        w = csv.writer(fh)\n"
+              "        w.writerow(r)\n")
+    appended = code.replace("'w', newline=''", "'a'")
+    for script in (looped, appended):
+        assert fixes.write_the_missing_header(script, contract, rep) == (script, [])
+    named = ExecutionReport.from_dict({"ok": True, "files": [{"path": "t.csv", "kind": "table",
+                                                               "summary": {"first_row": ["x", "y", "a"]}}]})
+    assert fixes.write_the_missing_header(code, contract, named) == (code, [])
+
+
 def test_a_borrowed_verb_is_answered_with_the_word_klayout_uses():
     """shapes.add(box) / shapes.remove(s) / layout.get_cell(name): spelling suggestions named
     gdsfactory.Component.add and pya.Netlist.add for a real m09 candidate's ``unit.shapes().add``;
