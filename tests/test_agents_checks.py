@@ -1162,6 +1162,43 @@ def test_point_tuples_given_to_klayout_shapes_become_points():
                 assert "AREA 20005000" in out, out
 
 
+def test_keyword_arguments_to_klayout_calls_are_given_by_position_in_klayout():
+    """KLayout 0.28.5's Python takes no keyword arguments ("DText.__init__() takes no keyword
+    arguments": 47 times in real a11/a09/a21 runs). Constructors and methods of known KLayout type
+    get them by position from the installed signatures, a skipped parameter its default; the
+    script fails in the real KLayout before and runs after. Python's own calls, the sandbox, and
+    keywords no signature has stay as they are."""
+    import shutil
+    import tempfile
+
+    code = ("li = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(left=0, bottom=0, right=20, top=0.5))\n"
+            "cell.shapes(li).insert(pya.DText(string='W500', x=0, y=1))\n"
+            "r = pya.Region(cell.begin_shapes_rec(li))\nep = r.width_check(d=600, metrics=pya.Region.Projection)\n"
+            "rows = sorted([3, 1], key=lambda v: -v)\nrows.sort(key=lambda v: v)\n"
+            "print('EP', ep.count(), 'TEXTS', [s.text.string for s in cell.shapes(li).each() if s.is_text()], rows)\n")
+    fixed, what = fixes.fix_klayout_keyword_arguments(code, "interactive")
+    assert "pya.DBox(0, 0, 20, 0.5)" in fixed and "pya.DText('W500', 0, 1)" in fixed, fixed
+    assert "r.width_check(600, False, pya.Region.Projection)" in fixed and "rows.sort(key=lambda v: v)" in fixed
+    assert "sorted([3, 1], key=lambda v: -v)" in fixed and "no keyword arguments" in what
+    for same, mode in ((code, "sandbox"), ("t = pya.DText(text='A', x=0, y=0)\n", "interactive"),
+                       ("import json\njson.dump({}, open('a.json', 'w'), indent=2)\n", "interactive")):
+        assert fixes.fix_klayout_keyword_arguments(same, mode) == (same, None), same
+    klayout = shutil.which("klayout")
+    if klayout is None:
+        pytest.skip("the KLayout application is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp, "run.py")
+        for name, body in (("before", code), ("after", fixed)):
+            script.write_text("import pya\nlayout = pya.Layout()\nlayout.dbu = 0.001\ncell = layout.create_cell('TOP')\n" + body)
+            run = subprocess.run([klayout, "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
+            out = run.stdout + run.stderr
+            if name == "before":
+                assert "takes no keyword arguments" in out, out
+            else:
+                # the 0.5 um wide box breaks a 0.6 um width check on its two long edges (one edge pair)
+                assert "EP 1 TEXTS ['W500'] [1, 3]" in out, out
+
+
 def test_a_klayout_constant_without_its_enum_class_gets_it():
     """a03 (31 findings in history): ``width_check(d, False, Euclidian)`` and ``klayout.db.Projection``;
     the constant lives in ``Metrics``. The fixed scripts run (pip klayout here; pya in KLayout)."""

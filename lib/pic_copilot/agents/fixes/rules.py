@@ -714,6 +714,118 @@ def fix_klayout_constants_without_their_class(code: str, mode: str) -> tuple[str
     return code, f"{', '.join(done)} (a KLayout constant lives in its enum class)"
 
 
+_PARAM = re.compile(r"^(?:[\w:<>\[\]]+(?:\s*[*&])?\s+)+(\w+)(?:\s*=\s*(.+))?$")
+#: the defaults of KLayout signatures that are Python literals
+_DEFAULTS = {"false": "False", "true": "True", "nil": "None"}
+#: method names of Python's own containers and files: a call of one on an object of unknown type is
+#: not taken for a KLayout call
+_PYTHON_METHODS = frozenset(n for t in (list, dict, str, set, bytes, type(open)) for n in dir(t)) | {"write", "read", "sort"}
+
+
+def _signature_params(signature: str) -> list[tuple[str, str | None]] | None:
+    """(name, default as Python text or None) of a KLayout signature's parameters, in order:
+    "[const] EdgePairs width_check (unsigned int d, bool whole_edges = false, ...)" ->
+    [("d", None), ("whole_edges", "False"), ...]; a default that is no Python literal is "?"."""
+    m = re.search(r"\((.*)\)\s*$", signature)
+    if m is None:
+        return [] if "(" not in signature else None
+    out = []
+    for part in [s.strip() for s in m.group(1).split(",") if s.strip()]:
+        pm = _PARAM.match(part)
+        if pm is None:
+            return None
+        default = pm.group(2)
+        if default is not None:
+            default = _DEFAULTS.get(default.strip(), default.strip())
+            if not re.fullmatch(r"-?\d+(\.\d+)?|True|False|None|'[^']*'|\"[^\"]*\"", default):
+                default = "?"
+        out.append((pm.group(1), default))
+    return out
+
+
+def _positional_call(code: str, call: ast.Call, signatures: list[str]) -> str | None:
+    """The call's arguments all given by position, the same for every signature they fit (its
+    parameter names take the keywords; a skipped parameter gets its default), or None."""
+    texts = set()
+    for sig in signatures:
+        params = _signature_params(sig)
+        names = [n for n, _ in params or []]
+        given = {k.arg: k.value for k in call.keywords}
+        if params is None or len(call.args) > len(params) or not set(given) <= set(names[len(call.args):]):
+            continue
+        last = max(names.index(k) for k in given)
+        args = [ast.get_source_segment(code, a) for a in call.args]
+        for name, default in params[len(call.args):last + 1]:
+            args.append(ast.get_source_segment(code, given[name]) if name in given else default)
+        if any(a is None or a == "?" for a in args):
+            continue
+        texts.add(", ".join(args))
+    return texts.pop() if len(texts) == 1 else None
+
+
+def fix_klayout_keyword_arguments(code: str, mode: str) -> tuple[str, str | None]:
+    """``pya.DText(string="W300", x=0, y=5)`` -> ``pya.DText("W300", 0, 5)`` in a script KLayout
+    0.28.5 runs: its Python binding takes no keyword arguments at all ("DText.__init__() takes no
+    keyword arguments": 47 times in real runs, for DText, Text, DBox and width_check). Constructors
+    of KLayout classes, and methods of objects of a known KLayout type (the open layout's globals,
+    variables made by a KLayout call) or whose name only KLayout classes have, get their
+    arguments by position from the installed signatures, where every overload the keywords fit
+    gives the same order; a skipped parameter gets its default.
+    """
+    from ...checks.static import BRIDGE_GLOBAL_TYPES, _aliases, _dotted, _infer_types, _reassigned
+    from ...execution.routing import needs_engine_python
+    from ... import retrieval
+
+    if mode != "interactive" or "=" not in code or needs_engine_python(code):
+        return code, None
+    tree = parsed(code)
+    calls = [n for n in ast.walk(tree or ast.Module(body=[])) if isinstance(n, ast.Call) and n.keywords
+             and all(k.arg for k in n.keywords) and n.lineno == n.end_lineno]
+    if not calls:
+        return code, None
+    try:
+        index = retrieval.symbol_index()
+    except retrieval.RetrievalError:
+        return code, None
+    klayout = _klayout_aliases(tree, mode)
+    aliases = {**_aliases(tree), **{k: "pya" for k in klayout}}
+    shadowed = _reassigned(tree)
+    types = {**{n: t for n, t in BRIDGE_GLOBAL_TYPES.items() if n not in shadowed}, **_infer_types(tree, aliases, shadowed, index)}
+    methods: dict[str, list[str]] = {}
+    for name in index.names():
+        if name.startswith("pya."):
+            methods.setdefault(name.rsplit(".", 1)[1], []).append(name)
+
+    def signatures(name: str) -> list[str]:
+        rec = index.lookup(name) or {}
+        return rec.get("signatures") or ([rec["signature"]] if rec.get("signature") else [])
+
+    spans, done = set(), []
+    for call in calls:
+        parts = _dotted(call.func)
+        full = ".".join(aliases[parts[0]].split(".") + parts[1:]) if parts and parts[0] in aliases and parts[0] not in shadowed else ""
+        full = re.sub(r"^klayout\.db\.", "pya.", full)
+        if full.startswith("pya.") and (index.lookup(full) or {}).get("kind") == "class":
+            sigs = signatures(full + ".new")
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id in types:
+            sigs = signatures(f"{types[call.func.value.id]}.{call.func.attr}")
+        elif (isinstance(call.func, ast.Attribute) and call.func.attr not in _PYTHON_METHODS
+              and not (parts and parts[0] in aliases and not full.startswith("pya."))):
+            sigs = [s for n in methods.get(call.func.attr, []) for s in signatures(n)]
+        else:
+            continue
+        args = _positional_call(code, call, sigs) if sigs else None
+        if args is None:
+            continue
+        start = call.func.end_col_offset
+        spans.add((call.lineno, start, call.end_col_offset, f"({args})"))
+        done.append(full if full.startswith("pya.") else f".{call.func.attr}")
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), (f"{', '.join(dict.fromkeys(done))}: arguments by position (KLayout 0.28.5 "
+                                        "takes no keyword arguments)")
+
+
 def _module_exists(name: str) -> bool:
     """The engine's Python can import module ``name`` (a package's submodule is looked up in it)."""
     import importlib.util
@@ -925,7 +1037,8 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 FIXES = (repair_syntax, import_klayout_classes_from_klayout, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
-         fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_klayout_constants_without_their_class)
+         fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_klayout_constants_without_their_class,
+         fix_klayout_keyword_arguments)
 
 
 def apply_fixes(code: str, mode: str) -> tuple[str, list[str]]:
