@@ -1615,6 +1615,27 @@ def test_an_attribute_a_shape_lacks_and_its_bounding_box_has_is_read_from_the_bo
     assert fixes.ask_the_bounding_box(code, other) == (code, [])
 
 
+def test_a_region_method_asked_of_a_polygon_is_asked_of_a_region_made_of_it(tmp_path):
+    """Real a21 runs asked a Polygon for enclosing_check and space_check ("'Polygon' object has no
+    attribute 'space_check'", seven times): the run proves the type, the failing line's receiver is
+    wrapped in a Region of the script's KLayout module, and the fixed script runs. A method no
+    Region has, or a type a Region is not made of, is left alone."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import klayout.db as kdb\n\npoly = kdb.Polygon(kdb.Box(0, 0, 100, 1000))\n"
+            "pairs = poly.width_check(200)\nprint('PAIRS', pairs.count())\n")
+    run = run_script(tmp_path, code)
+    assert run.returncode != 0 and "object has no attribute 'width_check'" in run.stderr, run.stderr[-400:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "AttributeError"))
+    fixed, done = fixes.make_a_region_for_the_region_method(code, rep)
+    assert "pairs = kdb.Region(poly).width_check(200)\n" in fixed and done, fixed
+    run = run_script(tmp_path, fixed)
+    assert run.returncode == 0 and run.stdout.strip() == "PAIRS 1", run.stderr
+    for message in ("'Polygon' object has no attribute 'frobnicate'", "'DPolygon' object has no attribute 'width_check'"):
+        other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError", "message": message})
+        assert fixes.make_a_region_for_the_region_method(code, other) == (code, [])
+
+
 def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_path):
     """A real m08 run wrote ring_sweep.csv as ['', 'radius_um', ...] for two rounds (DataFrame.to_csv
     writes the row index): the run proves it, every to_csv without an index argument gets

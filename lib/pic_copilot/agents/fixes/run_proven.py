@@ -9,7 +9,7 @@ import re
 from pathlib import PurePath
 
 from ...execution.report import ExecutionReport
-from .source import insert_after_imports, offset, parsed, replace_spans
+from .source import insert_after_imports, offset, parsed, replace_nodes, replace_spans
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -140,6 +140,44 @@ def ask_the_bounding_box(code: str, rep: ExecutionReport) -> tuple[str, list[str
         return code, []
     done = list(dict.fromkeys(f"{ast.unparse(n)} -> {ast.unparse(n.value)}.bbox().{n.attr}" for n in reads))
     return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; its bounding box has)"]
+
+
+#: the KLayout types a Region is made from (integer coordinates), whose Region has the methods they lack
+_REGION_SOURCES = frozenset({"Polygon", "SimplePolygon", "Box", "Path", "Shapes", "RecursiveShapeIterator"})
+
+
+def make_a_region_for_the_region_method(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``poly.space_check(200)`` -> ``pya.Region(poly).space_check(200)``: the run failed with
+    "'Polygon' object has no attribute 'space_check'" and a Region made of it has the method (real
+    a21 runs: enclosing_check and space_check asked of a Polygon, seven times). Every use of that
+    method on the failing line gets its receiver wrapped; the module is the one the script's
+    KLayout goes by (``pya`` in KLayout). The next run decides.
+
+    Returns the script and what was changed.
+    """
+    import klayout.db as kdb
+
+    m = _MISSING_ATTR.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    if not m or failing is None or m.group(1) not in _REGION_SOURCES or not hasattr(kdb.Region, m.group(2)) \
+            or m.group(2).startswith("_"):
+        return code, []
+    tree = parsed(code)
+    if tree is None:
+        return code, []
+    from .rules import _klayout_aliases
+
+    modules = _klayout_aliases(tree, "interactive" if rep.where == "klayout" else "sandbox")
+    module = "pya" if rep.where == "klayout" else next(iter(sorted(modules)), None)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == m.group(2)
+            and n.lineno == failing and n.value.lineno == n.value.end_lineno]
+    if module is None or not uses:
+        return code, []
+    fixed = replace_nodes(code, [(n.value, f"{module}.Region({ast.get_source_segment(code, n.value)})") for n in uses])
+    if fixed is None or parsed(fixed) is None:
+        return code, []
+    done = list(dict.fromkeys(f"{ast.unparse(n)} -> {module}.Region({ast.unparse(n.value)}).{n.attr}" for n in uses))
+    return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; a Region made of it has)"]
 
 
 _LOCKED = re.compile(r"is locked and likely stored in cache")
