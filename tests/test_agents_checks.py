@@ -1636,6 +1636,40 @@ def test_a_region_method_asked_of_a_polygon_is_asked_of_a_region_made_of_it(tmp_
         assert fixes.make_a_region_for_the_region_method(code, other) == (code, [])
 
 
+def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_path):
+    """A real m09 run placed the 4 x 3 grid it was asked for at a recipe's 2 µm pitch (PX, PY = 2.0,
+    2.0) for three rounds, asked for 20 µm in x and 15 µm in y: the run's real layout summary shows
+    one step per axis, the constants named for each axis get the requested pitch, and the fixed
+    script meets the contract. A grid with the wrong count, or constants that do not say their
+    axis while the axes differ, are left alone."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    code = ("import klayout.db as kdb\n\nPX, PY = 2.0, 2.0   # pitch\nCOLS, ROWS = 4, 3\nly = kdb.Layout()\n"
+            "top = ly.create_cell('TOP')\nunit = ly.create_cell('UNIT')\nunit.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 1000, 1000))\n"
+            "top.insert(kdb.DCellInstArray(unit.cell_index(), kdb.DTrans(), kdb.DVector(PX, 0), kdb.DVector(0, PY), COLS, ROWS))\n"
+            "ly.write('grid.gds')\n")
+    contract = OutputContract(files=["grid.gds"], grid={"columns": 4, "rows": 3, "pitch_x": 20, "pitch_y": 15})
+
+    def report_of(script: str) -> ExecutionReport:
+        run = run_script(tmp_path, script)
+        assert run.returncode == 0, run.stderr
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+
+    rep = report_of(code)
+    assert any("not 20 µm" in p for p in contract.check(rep)), contract.check(rep)
+    fixed, done = fixes.bind_the_requested_pitch(code, contract, rep)
+    assert "PX, PY = 20, 15   # pitch\n" in fixed and done, fixed
+    assert contract.check(report_of(fixed)) == []
+    shared = code.replace("PX, PY = 2.0, 2.0", "P = 2.0").replace("DVector(PX, 0)", "DVector(P, 0)").replace("DVector(0, PY)", "DVector(0, P)")
+    assert fixes.bind_the_requested_pitch(shared, contract, report_of(shared)) == (shared, [])
+    square = OutputContract(files=["grid.gds"], grid={"columns": 4, "rows": 3, "pitch_x": 20, "pitch_y": 20})
+    assert "P = 20   # pitch\n" in fixes.bind_the_requested_pitch(shared, square, report_of(shared))[0]
+    wrong_count = OutputContract(files=["grid.gds"], grid={"columns": 5, "rows": 3, "pitch_x": 20, "pitch_y": 15})
+    assert fixes.bind_the_requested_pitch(code, wrong_count, rep) == (code, [])
+
+
 def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_path):
     """A real m08 run wrote ring_sweep.csv as ['', 'radius_um', ...] for two rounds (DataFrame.to_csv
     writes the row index): the run proves it, every to_csv without an index argument gets

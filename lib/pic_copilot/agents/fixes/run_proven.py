@@ -956,3 +956,71 @@ def unscale_column(code: str, contract, report: ExecutionReport) -> tuple[str, l
     if not spans:
         return code, []
     return replace_spans(code, spans), done
+
+
+def _axis_of(name: str) -> str | None:
+    """"x" or "y" when a constant's name says which direction it is for (PX, PITCH_X, dx, y_pitch)."""
+    words = set(re.findall(r"[a-z]+", name.lower().replace("_", " "))) | {name.lower()[-1:], name.lower()[:1]}
+    x, y = "x" in words or name.lower() in ("px", "dx", "sx"), "y" in words or name.lower() in ("py", "dy", "sy")
+    return "x" if x and not y else "y" if y and not x else None
+
+
+def _pitch_constants(tree: ast.Module) -> list[tuple[str | None, ast.Constant]]:
+    """(axis or None, number) of the numbers a script's top level binds to a name, singly or in a
+    tuple (``PX, PY = 2.0, 2.0``); the axis read from the name."""
+    out = []
+    for st in tree.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
+            continue
+        t, v = st.targets[0], st.value
+        pairs = list(zip(t.elts, v.elts)) if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and \
+            len(t.elts) == len(v.elts) else [(t, v)]
+        for name, value in pairs:
+            if isinstance(name, ast.Name) and isinstance(value, ast.Constant) and type(value.value) in (int, float):
+                out.append((_axis_of(name.id), value))
+    return out
+
+
+def bind_the_requested_pitch(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """``PX, PY = 2.0, 2.0`` where the designer asked for "20 µm pitch in x and 15 µm pitch in y": the
+    run placed the requested columns and rows, but at the script's own pitch (a real m09 run kept a
+    recipe's 2 µm for three rounds). Where the placements show one step per axis that is not the
+    requested pitch, the one top-level constant of that value whose name says its axis (or the one
+    constant of that value when both axes share it and ask for one pitch) becomes the requested
+    pitch. The next run decides.
+
+    Returns the script and what was changed.
+    """
+    from ...checks.output_contract import GRID_TOL_UM, _layouts
+
+    g = contract.grid or {}
+    cols, rows, want = int(g.get("columns", 0)), int(g.get("rows", 0)), {"x": g.get("pitch_x", 0), "y": g.get("pitch_y", 0)}
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    grids = [lay["placement_grid"] for lay in _layouts(report, files) if isinstance(lay.get("placement_grid"), dict)
+             and lay["placement_grid"].get("count") == cols * rows and cols > 1 and rows > 1]
+    tree = parsed(code) if grids and want["x"] and want["y"] else None
+    if tree is None:
+        return code, []
+    got = {}
+    for axis, n in (("x", cols), ("y", rows)):
+        pos = grids[0].get(axis) or []
+        steps = {round(b - a, 3) for a, b in zip(pos, pos[1:])}
+        if len(pos) != n or len(steps) != 1:
+            return code, []
+        got[axis] = steps.pop()
+    off = [a for a in ("x", "y") if abs(got[a] - want[a]) > GRID_TOL_UM]
+    consts = _pitch_constants(tree)
+    spans, done = set(), []
+    for axis in off:
+        same = [c for ax, c in consts if abs(float(c.value) - got[axis]) <= GRID_TOL_UM]
+        named = [c for ax, c in consts if ax == axis and c in same]
+        shared = len(same) == 1 and len(off) == 2 and got["x"] == got["y"] and want["x"] == want["y"]
+        chosen = named if len(named) == 1 else same if shared else []
+        if len(chosen) != 1:
+            return code, []
+        c = chosen[0]
+        spans.add((c.lineno, c.col_offset, c.end_col_offset, f"{float(want[axis]):g}"))
+        done.append(f"{axis} pitch {got[axis]:g} -> {float(want[axis]):g} µm")
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), [f"{', '.join(dict.fromkeys(done))} (the pitch the designer asked for)"]
