@@ -767,6 +767,37 @@ def test_a_json_object_of_records_keyed_by_names_needs_every_records_keys(tmp_pa
         assert contract_words.from_request(named).json_record_keys == {}, named
 
 
+def test_a_cell_the_request_deletes_must_be_gone_from_the_result(tmp_path):
+    """"... and the VIA cell is deleted": a real a10 answer copied the vias flat and left VIA in
+    place, and was accepted. Read from the words, checked on a real written layout; a layout file
+    the request does not name (an input) is not judged, and shapes or layers removed from a cell
+    are not a deleted cell."""
+    import subprocess
+    import sys
+
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    words = contract_words.deleted_cells
+    assert words("Then flatten the cell VIA into its parents, and the VIA cell is deleted.") == ["VIA"]
+    assert words("Delete the cell DUMMY, then save out.gds.") == ["DUMMY"] and words("remove cell 'pad'") == ["pad"]
+    assert words("Remove the shapes of cell TOP on layer 1/0. Delete TOP's texts.") == []
+    c = contract_words.from_request("Read in.gds, delete the cell DUMMY and write out.gds.", inputs=("in.gds",))
+    assert c.absent_cells == ["DUMMY"] and c.files == ["out.gds"]
+    assert "- no cell DUMMY left (it is deleted)" in contract_words.describe(c)
+
+    def check(delete: bool) -> list[str]:
+        script = ("import klayout.db as kdb\nly = kdb.Layout()\ntop = ly.create_cell('TOP')\nd = ly.create_cell('DUMMY')\n"
+                  "d.shapes(ly.layer(1, 0)).insert(kdb.Box(0, 0, 10, 10))\ntop.insert(kdb.CellInstArray(d.cell_index(), kdb.Trans()))\n"
+                  "ly.write('in.gds')\n" + ("ly.delete_cell(d.cell_index())\n" if delete else "") + "ly.write('out.gds')\n")
+        run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)}))
+
+    assert check(delete=False) == ["cell 'DUMMY' still exists; the request deletes it (after its placements are handled, "
+                                   "delete the cell itself, e.g. layout.delete_cell(cell_index))"]
+    assert check(delete=True) == []
+
+
 def test_requested_text_labels_are_read_and_checked_in_a_real_layout(tmp_path):
     """"Put a text label GC0, GC1, GC2, GC3 on layer 10/0" (a real m04 answer placed none, drew its
     trench on 10/0, and passed the layer contract): the strings must be texts on that layer."""

@@ -55,6 +55,7 @@ def describe(contract: OutputContract) -> str:
                       + ", ".join(contract.json_record_keys[f]))
         lines.append(f"- write {f}{extra}")
     lines += [f"- a cell named {c}" for c in contract.cells]
+    lines += [f"- no cell {c} left (it is deleted)" for c in contract.absent_cells]
     lines += [f"- shapes on layer {l}" for l in contract.layers]
     lines += [f"- a shape on layer {l} spanning x {b[0]:g} to {b[2]:g} um and y {b[1]:g} to {b[3]:g} um"
               for l, b in contract.boxes.items()]
@@ -306,6 +307,26 @@ def result_cells(prompt: str) -> list[str]:
     deletes, flattens or renames something ("flatten the cell VIA into its parents")."""
     gone = {n for sent in _sentences(prompt) if _GOES_AWAY.search(sent) for n in requested_cell_names(sent)}
     return [n for n in requested_cell_names(prompt) if n not in gone]
+
+
+_NAME = r"(?:'([^']+)'|\"([^\"]+)\"|([A-Z][A-Z0-9_]+)\b)"
+# "delete the cell VIA", "remove cell 'pad'", "the VIA cell is deleted", "cell DUMMY must be removed"
+_DELETED = (re.compile(rf"\b(?:[Dd]elete|[Rr]emove)\s+(?:the\s+)?(?:cell\s+)?{_NAME}(?!'s|\s+(?:shapes?|layers?|texts?|from)\b)"),
+            re.compile(rf"\b(?:cell\s+)?{_NAME}\s+(?:cell\s+)?(?:is|gets|must\s+be|should\s+be|will\s+be)\s+"
+                       r"(?:then\s+)?(?:deleted|removed)\b"))
+
+
+def deleted_cells(prompt: str) -> list[str]:
+    """Cell names the designer says are deleted: "and the VIA cell is deleted", "delete the cell
+    DUMMY" (a real a10 answer flattened a copy of the vias and left VIA in place, and only the
+    task's own check saw it). Not the shapes or layers of a cell ("remove cell PAD's shapes")."""
+    out = []
+    for rx in _DELETED:
+        for m in rx.finditer(prompt.translate(_QUOTES)):
+            name = next(g for g in m.groups() if g)
+            if name not in out:
+                out.append(name)
+    return out
 
 
 _N = r"(-?\d+(?:\.\d+)?)"
@@ -645,7 +666,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
     return OutputContract(files=files, csv_columns=columns, csv_forms=csv_forms(prompt, columns), json_keys=json_keys(prompt, files),
                           json_types=json_types(prompt, files), json_shapes=json_shapes(prompt, files),
                           json_key_forms=json_key_forms(prompt, files), json_record_keys=json_record_keys(prompt, files),
-                          cells=result_cells(prompt),
+                          cells=result_cells(prompt), absent_cells=deleted_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],

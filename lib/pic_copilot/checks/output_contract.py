@@ -131,6 +131,8 @@ class OutputContract:
         shapes: "L/D" -> number of shapes on that layer in the active cell itself (edits of the open layout).
         rdb_categories: file -> categories a KLayout report database (.lyrdb) must have.
         rdb_items: file -> {category: number of items} in a report database.
+        absent_cells: cell names that must not exist after the run ("the VIA cell is deleted"), in
+            the open layout or a requested layout file.
         bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
         placements: at least this many cell placements inside one cell (each element of an array
             counts: 4 x 3 is 12), in a written layout or the open layout.
@@ -148,6 +150,7 @@ class OutputContract:
 
     files: list[str] = field(default_factory=list)
     cells: list[str] = field(default_factory=list)
+    absent_cells: list[str] = field(default_factory=list)
     layers: list[str] = field(default_factory=list)
     csv_columns: dict[str, list[str]] = field(default_factory=dict)
     csv_rows: dict[str, int] = field(default_factory=dict)
@@ -209,7 +212,7 @@ class OutputContract:
             return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
         out = cls(
-            files=strs("files"), cells=strs("cells"), layers=strs("layers"), stdout=strs("stdout"),
+            files=strs("files"), cells=strs("cells"), absent_cells=strs("absent_cells"), layers=strs("layers"), stdout=strs("stdout"),
             csv_columns=table("csv_columns", lambda x: is_strs(x) and bool(x), '{"ports.csv" = ["name", "x", "y"]}'),
             csv_rows=table("csv_rows", is_count, '{"ports.csv" = 4}'),
             csv_sorted=table("csv_sorted", lambda x: isinstance(x, str) and bool(x), '{"labels.csv" = "text"}'),
@@ -302,6 +305,7 @@ class OutputContract:
                 problems.append(f"{name} holds {r!r} where a value belongs{how}")
         layouts = _layouts(report, files)
         self._check_cells(layouts, problems)
+        self._check_absent_cells(report, files, problems)
         self._check_layers(layouts, problems)
         self._check_bbox(layouts, problems)
         self._check_placements(layouts, problems)
@@ -344,6 +348,18 @@ class OutputContract:
             if again:   # KLayout names a second create_cell("PAD") "PAD$1": the shapes may be in the copy
                 problems.append(f"cell {c!r} was created more than once ({', '.join([c, *again])}): create it once and "
                                 f"draw into that cell")
+
+    def _check_absent_cells(self, report: ExecutionReport, files: dict, problems: list[str]) -> None:
+        """A deleted cell must be gone from the open layout and from the layout files the request
+        names (an input file the run read is not judged)."""
+        if not self.absent_cells:
+            return
+        requested = {n: f for n, f in files.items() if n in self.files}
+        for lay in _layouts(report, requested):
+            for c in self.absent_cells:
+                if c in lay["cells"]:
+                    problems.append(f"cell {c!r} still exists; the request deletes it (after its placements are "
+                                    f"handled, delete the cell itself, e.g. layout.delete_cell(cell_index))")
 
     def _check_layers(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.layers:
