@@ -1670,6 +1670,29 @@ def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_pat
     assert fixes.bind_the_requested_pitch(code, wrong_count, rep) == (code, [])
 
 
+def test_a_boolean_of_two_shape_containers_is_a_boolean_of_their_regions(tmp_path):
+    """"unsupported operand type(s) for -: 'Shapes' and 'Shapes'" (20 times in real a07 runs): the
+    run proves the operand types, both operands of the failing line's operator are wrapped in a
+    Region, and the fixed script runs and computes the difference. Another operator's message,
+    or operands a Region is not made of, change nothing."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    code = ("import klayout.db as kdb\n\nly = kdb.Layout()\ntop = ly.create_cell('TOP')\n"
+            "a = top.shapes(ly.layer(1, 0))\nb = top.shapes(ly.layer(2, 0))\n"
+            "a.insert(kdb.Box(0, 0, 100, 100))\nb.insert(kdb.Box(50, 0, 150, 100))\n"
+            "rest = a - b\nprint('AREA', rest.area())\n")
+    run = run_script(tmp_path, code)
+    assert run.returncode != 0 and "for -: 'Shapes' and 'Shapes'" in run.stderr, run.stderr[-400:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "TypeError"))
+    fixed, done = fixes.make_regions_of_shape_operands(code, rep)
+    assert "rest = kdb.Region(a) - kdb.Region(b)\n" in fixed and done, fixed
+    run = run_script(tmp_path, fixed)
+    assert run.returncode == 0 and run.stdout.strip() == "AREA 5000", run.stderr
+    for message in ("unsupported operand type(s) for +: 'Shapes' and 'Shapes'", "unsupported operand type(s) for -: 'int' and 'str'"):
+        other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "TypeError", "message": message})
+        assert fixes.make_regions_of_shape_operands(code, other) == (code, [])
+
+
 def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_path):
     """A real m08 run wrote ring_sweep.csv as ['', 'radius_um', ...] for two rounds (DataFrame.to_csv
     writes the row index): the run proves it, every to_csv without an index argument gets

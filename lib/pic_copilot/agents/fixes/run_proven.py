@@ -146,6 +146,56 @@ def ask_the_bounding_box(code: str, rep: ExecutionReport) -> tuple[str, list[str
 _REGION_SOURCES = frozenset({"Polygon", "SimplePolygon", "Box", "Path", "Shapes", "RecursiveShapeIterator"})
 
 
+def _region_module(tree: ast.Module, rep: ExecutionReport) -> str | None:
+    """What the script's KLayout module is called where it ran: ``pya`` in KLayout, else the name
+    it imported klayout.db as (None when it did not)."""
+    from .rules import _klayout_aliases
+
+    if rep.where == "klayout":
+        return "pya"
+    return next(iter(sorted(_klayout_aliases(tree, "sandbox"))), None)
+
+
+_OPERAND_TYPES = re.compile(r"unsupported operand type\(s\) for ([-+&|^]): '(\w+)' and '(\w+)'")
+_BOOLEAN_OPS = {"-": ast.Sub, "+": ast.Add, "&": ast.BitAnd, "|": ast.BitOr, "^": ast.BitXor}
+
+
+def make_regions_of_shape_operands(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``shapes_a - shapes_b`` -> ``pya.Region(shapes_a) - pya.Region(shapes_b)``: the run failed with
+    "unsupported operand type(s) for -: 'Shapes' and 'Shapes'" (20 times in real a07 runs): KLayout's
+    booleans are Region operators. On the failing line, each operand of that operator whose type the
+    message names as one a Region is made from is wrapped in a Region; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    m = _OPERAND_TYPES.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    if not m or failing is None or not ({m.group(2), m.group(3)} & _REGION_SOURCES):
+        return code, []
+    tree = parsed(code)
+    module = _region_module(tree, rep) if tree is not None else None
+    if module is None:
+        return code, []
+    edits = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, _BOOLEAN_OPS[m.group(1)]) and n.lineno <= failing <= n.end_lineno:
+            for side, kind in ((n.left, m.group(2)), (n.right, m.group(3))):
+                if kind in _REGION_SOURCES and not isinstance(side, ast.BinOp) and \
+                        not (isinstance(side, ast.Call) and ast.unparse(side.func).endswith("Region")):
+                    edits.append((side, f"{module}.Region({ast.get_source_segment(code, side)})"))
+    edits = [(node, text) for node, text in edits if not any(o is not node and _inside(node, o) for o, _ in edits)]
+    fixed = replace_nodes(code, edits) if edits else None
+    if fixed is None:
+        return code, []
+    done = list(dict.fromkeys(f"{ast.unparse(node)} -> {text}" for node, text in edits))
+    return fixed, [f"{', '.join(done)} (a {' and a '.join(dict.fromkeys(t for t in m.groups()[1:] if t in _REGION_SOURCES))} "
+                   f"has no {m.group(1)}; a Region does)"]
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(outer))
+
+
 def make_a_region_for_the_region_method(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
     """``poly.space_check(200)`` -> ``pya.Region(poly).space_check(200)``: the run failed with
     "'Polygon' object has no attribute 'space_check'" and a Region made of it has the method (real
@@ -165,10 +215,7 @@ def make_a_region_for_the_region_method(code: str, rep: ExecutionReport) -> tupl
     tree = parsed(code)
     if tree is None:
         return code, []
-    from .rules import _klayout_aliases
-
-    modules = _klayout_aliases(tree, "interactive" if rep.where == "klayout" else "sandbox")
-    module = "pya" if rep.where == "klayout" else next(iter(sorted(modules)), None)
+    module = _region_module(tree, rep)
     uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == m.group(2)
             and n.lineno == failing and n.value.lineno == n.value.end_lineno]
     if module is None or not uses:
