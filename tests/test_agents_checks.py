@@ -50,6 +50,40 @@ def last_exception(run: subprocess.CompletedProcess, kind: str) -> dict:
     return {"type": kind, "message": run.stderr.strip().splitlines()[-1]}
 
 
+def run_in_klayout(tmp_path: Path, body: str) -> str:
+    """``body`` run by the real KLayout application (0.28.5) on a new layout with ``layout``,
+    ``cell`` (TOP) and a 1 nm dbu, as an open-layout script sees them; its printout and errors."""
+    import shutil
+
+    klayout = shutil.which("klayout")
+    if klayout is None:
+        pytest.skip("the KLayout application is not installed")
+    script = tmp_path / "run_in_klayout.py"
+    script.write_text("import pya\nlayout = pya.Layout()\nlayout.dbu = 0.001\ncell = layout.create_cell('TOP')\n" + body)
+    run = subprocess.run([klayout, "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
+    return run.stdout + run.stderr
+
+
+def check_run_repair(tmp_path: Path, repair, code: str, fails_with: str, kind: str, fixed_has: str, prints: str | None,
+                     other_messages: tuple[str, ...], timeout: int = 60):
+    """A run-proven repair, end to end: ``code`` fails with ``fails_with`` (an exception of ``kind``),
+    the repair of that run's report writes ``fixed_has``, the fixed script runs (and prints
+    ``prints``), and reports with ``other_messages`` change nothing. Returns the failing run's report."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    run = run_script(tmp_path, code, timeout=timeout)
+    assert run.returncode != 0 and fails_with in run.stderr, run.stderr[-400:]
+    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, kind))
+    fixed, done = repair(code, rep)
+    assert fixed_has in fixed and done, fixed
+    run = run_script(tmp_path, fixed, timeout=timeout)
+    assert run.returncode == 0 and (prints is None or run.stdout.strip() == prints), run.stderr[-800:]
+    for message in other_messages:
+        other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": kind, "message": message})
+        assert repair(code, other) == (code, []), message
+    return rep
+
+
 def test_pyflakes_findings():
     f = checks.pyflakes_check("import os\nprint(undefined_thing)\n")
     kinds = {x["code"]: x["severity"] for x in f}
@@ -1128,13 +1162,10 @@ def test_a_range_with_a_fractional_float_counts_in_floats():
     assert "int(4.0)" in what and "counts in floats" in what
 
 
-def test_point_tuples_given_to_klayout_shapes_become_points():
+def test_point_tuples_given_to_klayout_shapes_become_points(tmp_path):
     """a11 (sessions 17 and 19): ``pya.DPath([(0, y), (2000, y), ...], width, 0, 0)`` fails in KLayout
     0.28 ("expected argument of class DPoint, got tuple"). The fixed script runs in the real
     KLayout application (0.28.5, where the tuples fail), and draws what was meant."""
-    import shutil
-    import tempfile
-
     code = ("y = 5.0\npts = [(0, y), (20, y)]\ncell.shapes(layout.layer(1, 0)).insert(pya.DPath(pts, 0.5, 0, 0))\n"
             "cell.shapes(layout.layer(1, 0)).insert(pya.DPolygon([(0, 0), (10, 0), (10, 2)]))\n"
             "cell.shapes(layout.layer(2, 0)).insert(pya.Polygon([ (0, 0), (100, 0), (0, 100) ]))\n")
@@ -1144,33 +1175,20 @@ def test_point_tuples_given_to_klayout_shapes_become_points():
     for same, mode in ((code, "sandbox"), ("pts = [(0, 0)]\npts = []\npya.DPath(pts, 1)\n", "interactive"),
                        ("pya.DPolygon([(0, 0, 1)])\n", "interactive"), ("pya.DPolygon(box)\n", "interactive")):
         assert fixes.fix_point_tuples_in_shapes(same, mode) == (same, None), same
-    klayout = shutil.which("klayout")
-    if klayout is None:
-        pytest.skip("the KLayout application is not installed")
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp, "run.py")
-        for name, body in (("before", code), ("after", fixed)):
-            script.write_text("import pya\nlayout = pya.Layout()\nlayout.dbu = 0.001\ncell = layout.create_cell('TOP')\n"
-                              + body + "print('AREA', sum(s.polygon.area() for li in layout.layer_indexes()"
-                              " for s in cell.shapes(li).each() if s.polygon))\n")
-            run = subprocess.run([klayout, "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
-            out = run.stdout + run.stderr
-            if name == "before":
-                assert "got tuple" in out or "No overload" in out, out
-            else:
-                # 20 x 0.5 um path + 10 x 2 / 2 um triangle + 100 x 100 / 2 dbu triangle, in dbu^2
-                assert "AREA 20005000" in out, out
+    area = "print('AREA', sum(s.polygon.area() for li in layout.layer_indexes() for s in cell.shapes(li).each() if s.polygon))\n"
+    out = run_in_klayout(tmp_path, code + area)
+    assert "got tuple" in out or "No overload" in out, out
+    # 20 x 0.5 um path + 10 x 2 / 2 um triangle + 100 x 100 / 2 dbu triangle, in dbu^2
+    out = run_in_klayout(tmp_path, fixed + area)
+    assert "AREA 20005000" in out, out
 
 
-def test_keyword_arguments_to_klayout_calls_are_given_by_position_in_klayout():
+def test_keyword_arguments_to_klayout_calls_are_given_by_position_in_klayout(tmp_path):
     """KLayout 0.28.5's Python takes no keyword arguments ("DText.__init__() takes no keyword
     arguments": 47 times in real a11/a09/a21 runs). Constructors and methods of known KLayout type
     get them by position from the installed signatures, a skipped parameter its default; the
     script fails in the real KLayout before and runs after. Python's own calls, the sandbox, and
     keywords no signature has stay as they are."""
-    import shutil
-    import tempfile
-
     code = ("li = layout.layer(1, 0)\ncell.shapes(li).insert(pya.DBox(left=0, bottom=0, right=20, top=0.5))\n"
             "cell.shapes(li).insert(pya.DText(string='W500', x=0, y=1))\n"
             "r = pya.Region(cell.begin_shapes_rec(li))\nep = r.width_check(d=600, metrics=pya.Region.Projection)\n"
@@ -1183,20 +1201,11 @@ def test_keyword_arguments_to_klayout_calls_are_given_by_position_in_klayout():
     for same, mode in ((code, "sandbox"), ("t = pya.DText(text='A', x=0, y=0)\n", "interactive"),
                        ("import json\njson.dump({}, open('a.json', 'w'), indent=2)\n", "interactive")):
         assert fixes.fix_klayout_keyword_arguments(same, mode) == (same, None), same
-    klayout = shutil.which("klayout")
-    if klayout is None:
-        pytest.skip("the KLayout application is not installed")
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp, "run.py")
-        for name, body in (("before", code), ("after", fixed)):
-            script.write_text("import pya\nlayout = pya.Layout()\nlayout.dbu = 0.001\ncell = layout.create_cell('TOP')\n" + body)
-            run = subprocess.run([klayout, "-b", "-r", str(script)], capture_output=True, text=True, timeout=120)
-            out = run.stdout + run.stderr
-            if name == "before":
-                assert "takes no keyword arguments" in out, out
-            else:
-                # the 0.5 um wide box breaks a 0.6 um width check on its two long edges (one edge pair)
-                assert "EP 1 TEXTS ['W500'] [1, 3]" in out, out
+    out = run_in_klayout(tmp_path, code)
+    assert "takes no keyword arguments" in out, out
+    # the 0.5 um wide box breaks a 0.6 um width check on its two long edges (one edge pair)
+    out = run_in_klayout(tmp_path, fixed)
+    assert "EP 1 TEXTS ['W500'] [1, 3]" in out, out
 
 
 def test_a_klayout_constant_without_its_enum_class_gets_it():
@@ -1571,13 +1580,8 @@ def test_a_component_made_under_one_name_in_every_pass_of_a_loop_gets_the_loop_v
     code = ("import gdsfactory as gf\n\ngf.gpdk.PDK.activate()\nname = 'MZI_D'\ntop = gf.Component('TOP')\n"
             "for dl in [20, 40]:\n    c = gf.Component(name)\n    c << gf.components.straight(length=dl)\n"
             "    top << c\ntop.write_gds('t.gds')\n")
-    run = run_script(tmp_path, code, timeout=300)
-    assert run.returncode != 0 and "already exists" in run.stderr, run.stderr[-500:]
-    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "ValueError"))
-    fixed, done = fixes.name_each_loop_component(code, rep)
-    assert '    c = gf.Component(f"{name}_{dl}")\n' in fixed and done, fixed
-    run = run_script(tmp_path, fixed, timeout=300)
-    assert run.returncode == 0, run.stderr[-800:]
+    rep = check_run_repair(tmp_path, fixes.name_each_loop_component, code, "already exists", "ValueError",
+                           '    c = gf.Component(f"{name}_{dl}")\n', None, ("no",), timeout=300)
     import klayout.db as kdb
 
     layout = kdb.Layout()
@@ -1585,8 +1589,6 @@ def test_a_component_made_under_one_name_in_every_pass_of_a_loop_gets_the_loop_v
     assert {"MZI_D_20", "MZI_D_40"} <= {c.name for c in layout.each_cell()}
     literal = code.replace("gf.Component(name)", "gf.Component(name='MZI')")
     assert 'gf.Component(name=f"MZI_{dl}")' in fixes.name_each_loop_component(literal, rep)[0]
-    other = ExecutionReport(ok=False, stderr=run.stderr, exception={"type": "ValueError", "message": "no"})
-    assert fixes.name_each_loop_component(code, other) == (code, [])
     flat = "import gdsfactory as gf\nc = gf.Component('A')\nd = gf.Component('A')\n"
     rep2 = ExecutionReport(ok=False, exception={"type": "ValueError", "message": "Cellname A already exists in the layout",
                                                   "traceback": 'File "script.py", line 3, in <module>'})
@@ -1620,20 +1622,11 @@ def test_a_region_method_asked_of_a_polygon_is_asked_of_a_region_made_of_it(tmp_
     attribute 'space_check'", seven times): the run proves the type, the failing line's receiver is
     wrapped in a Region of the script's KLayout module, and the fixed script runs. A method no
     Region has, or a type a Region is not made of, is left alone."""
-    from pic_copilot.execution.report import ExecutionReport
-
     code = ("import klayout.db as kdb\n\npoly = kdb.Polygon(kdb.Box(0, 0, 100, 1000))\n"
             "pairs = poly.width_check(200)\nprint('PAIRS', pairs.count())\n")
-    run = run_script(tmp_path, code)
-    assert run.returncode != 0 and "object has no attribute 'width_check'" in run.stderr, run.stderr[-400:]
-    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "AttributeError"))
-    fixed, done = fixes.make_a_region_for_the_region_method(code, rep)
-    assert "pairs = kdb.Region(poly).width_check(200)\n" in fixed and done, fixed
-    run = run_script(tmp_path, fixed)
-    assert run.returncode == 0 and run.stdout.strip() == "PAIRS 1", run.stderr
-    for message in ("'Polygon' object has no attribute 'frobnicate'", "'DPolygon' object has no attribute 'width_check'"):
-        other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "AttributeError", "message": message})
-        assert fixes.make_a_region_for_the_region_method(code, other) == (code, [])
+    check_run_repair(tmp_path, fixes.make_a_region_for_the_region_method, code, "object has no attribute 'width_check'",
+                     "AttributeError", "pairs = kdb.Region(poly).width_check(200)\n", "PAIRS 1",
+                     ("'Polygon' object has no attribute 'frobnicate'", "'DPolygon' object has no attribute 'width_check'"))
 
 
 def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_path):
@@ -1675,22 +1668,13 @@ def test_a_boolean_of_two_shape_containers_is_a_boolean_of_their_regions(tmp_pat
     run proves the operand types, both operands of the failing line's operator are wrapped in a
     Region, and the fixed script runs and computes the difference. Another operator's message,
     or operands a Region is not made of, change nothing."""
-    from pic_copilot.execution.report import ExecutionReport
-
     code = ("import klayout.db as kdb\n\nly = kdb.Layout()\ntop = ly.create_cell('TOP')\n"
             "a = top.shapes(ly.layer(1, 0))\nb = top.shapes(ly.layer(2, 0))\n"
             "a.insert(kdb.Box(0, 0, 100, 100))\nb.insert(kdb.Box(50, 0, 150, 100))\n"
             "rest = a - b\nprint('AREA', rest.area())\n")
-    run = run_script(tmp_path, code)
-    assert run.returncode != 0 and "for -: 'Shapes' and 'Shapes'" in run.stderr, run.stderr[-400:]
-    rep = ExecutionReport(ok=False, stderr=run.stderr, exception=last_exception(run, "TypeError"))
-    fixed, done = fixes.make_regions_of_shape_operands(code, rep)
-    assert "rest = kdb.Region(a) - kdb.Region(b)\n" in fixed and done, fixed
-    run = run_script(tmp_path, fixed)
-    assert run.returncode == 0 and run.stdout.strip() == "AREA 5000", run.stderr
-    for message in ("unsupported operand type(s) for +: 'Shapes' and 'Shapes'", "unsupported operand type(s) for -: 'int' and 'str'"):
-        other = ExecutionReport(ok=False, stderr=rep.stderr, exception={"type": "TypeError", "message": message})
-        assert fixes.make_regions_of_shape_operands(code, other) == (code, [])
+    check_run_repair(tmp_path, fixes.make_regions_of_shape_operands, code, "for -: 'Shapes' and 'Shapes'", "TypeError",
+                     "rest = kdb.Region(a) - kdb.Region(b)\n", "AREA 5000",
+                     ("unsupported operand type(s) for +: 'Shapes' and 'Shapes'", "unsupported operand type(s) for -: 'int' and 'str'"))
 
 
 def test_a_pandas_row_index_written_before_the_requested_header_is_dropped(tmp_path):
