@@ -1517,6 +1517,13 @@ def test_an_example_circuit_import_and_function_come_back_with_what_they_need():
     fixed, lines = fixes.restore_example_definitions("print(VIA.cell_index(), NAME.upper())\n",
                                                      ["VIA = (4, 0)\nNAME = 'top'  # the cell\n"])
     assert lines == ["NAME = 'top'"] and "VIA = " not in fixed
+    # imports do not count toward the cap (a real a02 script lost L_SHORT behind numpy's and SAX's
+    # imports): eight definitions and two imports all come back
+    many = "import numpy as np\nimport sax\n" + "".join(f"K{i} = {i}\n" for i in range(8))
+    fixed, lines = fixes.restore_example_definitions("print(np.pi, sax, " + ", ".join(f"K{i}" for i in range(8)) + ")\n", [many])
+    assert len(lines) == 10 and compile(fixed, "<fixed>", "exec")
+    assert fixes.restore_example_definitions("print(" + ", ".join(f"K{i}" for i in range(9)) + ")\n",
+                                             ["".join(f"K{i} = {i}\n" for i in range(9))])[1] == [f"K{i} = {i}" for i in range(8)]
 
 
 def test_values_json_cannot_write_are_written_plainly_after_the_run_proves_it(tmp_path):
