@@ -1741,6 +1741,13 @@ def test_a_requested_csv_header_never_written_is_written_after_the_writer_is_mad
     assert "        writer = csv.writer(fh)\n        writer.writerow(['x_um', 'y_um', 'area_um2'])\n" in fixed and done
     assert contract.check(report_of(fixed)) == []
     assert list(csv.reader(open(tmp_path / "t.csv"))) == [want, ["1.5", "2", "0.25"], ["3", "4", "0.5"]]
+    # a writer used without a name (a real a02 run), and rows written in a loop
+    for body, header in (("        csv.writer(fh).writerows(rows)\n", "        csv.writer(fh).writerow(['x_um'"),
+                         ("        w = csv.writer(fh)\n        for r in rows:\n            w.writerow(r)\n",
+                          "        w = csv.writer(fh)\n        w.writerow(['x_um'")):
+        other = code.replace("        writer = csv.writer(fh)\n        writer.writerows(rows)\n", body)
+        fixed, done = fixes.write_the_missing_header(other, contract, report_of(other))
+        assert header in fixed and contract.check(report_of(fixed)) == [], fixed
     looped = ("import csv\nfor r in [(1, 2, 3)]:\n    with open('t.csv', 'w') as fh:\n        w = csv.writer(fh)\n"
               "        w.writerow(r)\n")
     appended = code.replace("'w', newline=''", "'a'")

@@ -859,11 +859,32 @@ def _is_number_text(text: str) -> bool:
     return True
 
 
+def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
+    """``csv.writer(handle, ...)`` (the module's writer, not a DictWriter)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writer"
+            and bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == handle)
+
+
+def _csv_writer_written(st: ast.stmt, handle: str, writers: tuple[str, ...]) -> str | None:
+    """The csv writer a statement writes rows with, as text (``w`` or ``csv.writer(f)``): a
+    ``writerow``/``writerows`` call in it (in a loop too) on a writer of ``handle`` or on one of the
+    names ``writers`` made from it; None when it writes none."""
+    for call in ast.walk(st):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("writerow", "writerows"):
+            target = call.func.value
+            if _is_csv_writer_of(target, handle):
+                return ast.unparse(target)
+            if isinstance(target, ast.Name) and target.id in writers:
+                return target.id
+    return None
+
+
 def write_the_missing_header(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
     """``with open("t.csv", "w") as f: w = csv.writer(f); w.writerows(rows)``: the run wrote a
     requested CSV whose first row is numbers, one per requested column, so the header was never
-    written (real a12, m08 and a15 runs). The requested header is written right after the writer
-    is made, where the file is opened for writing once (not in a loop, not appended to).
+    written (real a02, a12, m08 and a15 runs). The requested header is written with the same csv
+    writer just before the first statement that writes rows, where the file is opened for writing
+    once (not in a loop, not appended to).
 
     Returns the script and what was changed.
     """
@@ -888,12 +909,12 @@ def write_the_missing_header(code: str, contract, report: ExecutionReport) -> tu
             mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
             if name not in headless or not (isinstance(mode, ast.Constant) and str(mode.value).startswith("w")):
                 continue
-            made = next((st for st in w.body if isinstance(st, ast.Assign) and len(st.targets) == 1
-                         and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call)
-                         and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "writer"
-                         and st.value.args and isinstance(st.value.args[0], ast.Name) and st.value.args[0].id == handle.id), None)
-            if made is not None:
-                inserts.append((made.end_lineno, " " * made.col_offset + f"{made.targets[0].id}.writerow({headless[name]!r})\n"))
+            writers = tuple(st.targets[0].id for st in w.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+                            and isinstance(st.targets[0], ast.Name) and _is_csv_writer_of(st.value, handle.id))
+            first = next((st for st in w.body if _csv_writer_written(st, handle.id, writers)), None)
+            if first is not None:
+                writer = _csv_writer_written(first, handle.id, writers)
+                inserts.append((first.lineno - 1, " " * first.col_offset + f"{writer}.writerow({headless[name]!r})\n"))
                 done.append(name)
     if not inserts:
         return code, []
