@@ -1636,6 +1636,18 @@ def test_a_region_method_asked_of_a_polygon_is_asked_of_a_region_made_of_it(tmp_
                      ("'Polygon' object has no attribute 'frobnicate'", "'DPolygon' object has no attribute 'width_check'"))
 
 
+def test_a_method_a_klayout_class_calls_by_another_word_gets_its_word(tmp_path):
+    """A real a03 run read its report database with rdb.read(...) ("'ReportDatabase' object has no
+    attribute 'read'"): the class loads and saves. The fixed script runs. A method with no single
+    word of the class's, or a class that is not KLayout's, changes nothing."""
+    code = ("import klayout.rdb as rdb\n\ndb = rdb.ReportDatabase('DRC')\ndb.create_category('width')\n"
+            "db.save('a.lyrdb')\nagain = rdb.ReportDatabase('')\nagain.read('a.lyrdb')\n"
+            "print('CATEGORIES', len(list(again.each_category())))\n")
+    check_run_repair(tmp_path, fixes.use_the_word_the_class_has, code, "object has no attribute 'read'", "AttributeError",
+                     "again.load('a.lyrdb')", "CATEGORIES 1",
+                     ("'ReportDatabase' object has no attribute 'frobnicate'", "'DataFrame' object has no attribute 'read'"))
+
+
 def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_path):
     """A real m09 run placed the 4 x 3 grid it was asked for at a recipe's 2 µm pitch (PX, PY = 2.0,
     2.0) for three rounds, asked for 20 µm in x and 15 µm in y: the run's real layout summary shows

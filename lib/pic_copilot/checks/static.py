@@ -202,6 +202,8 @@ def _param_names(params) -> tuple[set[str], bool] | None:
 VERB_SYNONYMS = {"add": ("insert",), "append": ("insert",), "push": ("insert",), "put": ("insert",),
                  "remove": ("erase", "delete"), "delete": ("erase", "delete"), "del": ("erase",),
                  "length": ("size", "count"), "len": ("size", "count"), "num": ("size", "count"),
+                 # files: a report database is loaded and saved, not read and written
+                 "read": ("load",), "open": ("load",), "write": ("save",), "dump": ("save",),
                  # shapely's and other tools' words for growing a polygon set (Region.sized(d))
                  "grow": ("sized",), "grown": ("sized",), "expand": ("sized",), "expanded": ("sized",),
                  "dilate": ("sized",), "buffer": ("sized",), "inflate": ("sized",), "offset": ("sized",)}

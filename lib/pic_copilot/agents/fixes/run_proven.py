@@ -227,6 +227,39 @@ def make_a_region_for_the_region_method(code: str, rep: ExecutionReport) -> tupl
     return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; a Region made of it has)"]
 
 
+def use_the_word_the_class_has(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``rdb.read("drc.lyrdb")`` -> ``rdb.load("drc.lyrdb")``: the run failed with "'ReportDatabase'
+    object has no attribute 'read'" (a real a03 run), and the KLayout class the message names has
+    exactly one word for the same thing (a synonym verb, or the name without its ``get_`` prefix:
+    :func:`~pic_copilot.checks.static.same_meaning`). The failing line's reads of that attribute
+    are renamed; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    from ... import retrieval
+    from ...checks.static import same_meaning
+
+    m = _MISSING_ATTR.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    if not m or failing is None:
+        return code, []
+    try:
+        index = retrieval.symbol_index()
+    except retrieval.RetrievalError:
+        return code, []
+    words = same_meaning(index, f"pya.{m.group(1)}.{m.group(2)}") if index.has(f"pya.{m.group(1)}") else []
+    tree = parsed(code) if len(words) == 1 else None
+    if tree is None:
+        return code, []
+    word = words[0].rsplit(".", 1)[1]
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == m.group(2) and n.lineno == failing
+             and n.end_lineno == n.lineno and isinstance(n.ctx, ast.Load)]
+    if not reads:
+        return code, []
+    spans = {(n.lineno, n.end_col_offset - len(n.attr.encode()), n.end_col_offset, word) for n in reads}
+    return replace_spans(code, spans), [f"{m.group(2)} -> {word} (a {m.group(1)} calls it {word})"]
+
+
 _LOCKED = re.compile(r"is locked and likely stored in cache")
 
 
