@@ -1648,6 +1648,18 @@ def test_a_method_a_klayout_class_calls_by_another_word_gets_its_word(tmp_path):
                      ("'ReportDatabase' object has no attribute 'frobnicate'", "'DataFrame' object has no attribute 'read'"))
 
 
+def test_one_rows_numbers_zipped_into_rows_are_written_as_one_row(tmp_path):
+    """Real a15 runs wrote a sweep point's numbers with w.writerows(zip(k, res, fwhm)) inside the
+    loop ("'numpy.float64' object is not iterable", 11 times): the values are one row. The fixed
+    script runs and writes one row per point. Another TypeError changes nothing."""
+    code = ("import csv\nimport numpy as np\n\nwith open('t.csv', 'w', newline='') as f:\n    w = csv.writer(f)\n"
+            "    w.writerow(['k', 'res'])\n    for k in (0.1, 0.2):\n        res = np.float64(k) * 2\n"
+            "        w.writerows(zip(np.round(k, 2), res))\nprint(open('t.csv').read().split())\n")
+    check_run_repair(tmp_path, fixes.write_one_row_of_scalars, code, "'numpy.float64' object is not iterable", "TypeError",
+                     "        w.writerow([np.round(k, 2), res])\n", "['k,res', '0.1,0.2', '0.2,0.4']",
+                     ("'list' object is not callable", "'NoneType' object is not iterable"))
+
+
 def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_path):
     """A real m09 run placed the 4 x 3 grid it was asked for at a recipe's 2 µm pitch (PX, PY = 2.0,
     2.0) for three rounds, asked for 20 µm in x and 15 µm in y: the run's real layout summary shows

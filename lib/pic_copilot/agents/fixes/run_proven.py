@@ -260,6 +260,35 @@ def use_the_word_the_class_has(code: str, rep: ExecutionReport) -> tuple[str, li
     return replace_spans(code, spans), [f"{m.group(2)} -> {word} (a {m.group(1)} calls it {word})"]
 
 
+_SCALAR_NOT_ITERABLE = re.compile(r"'(?:numpy\.)?(?:float|int|bool_?|complex)\d*' object is not iterable")
+
+
+def write_one_row_of_scalars(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``w.writerows(zip(k, res, fwhm))`` -> ``w.writerow([k, res, fwhm])``: the run failed with
+    "'numpy.float64' object is not iterable" on that line (11 times in real a15 runs): the values
+    zipped into rows are one row's numbers. Only a ``writerows`` call of one ``zip`` on the failing
+    line is rewritten; the next run decides.
+
+    Returns the script and what was changed.
+    """
+    failing = rep.failing_line()
+    if failing is None or not _SCALAR_NOT_ITERABLE.search(str((rep.exception or {}).get("message") or "")):
+        return code, []
+    tree = parsed(code)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "writerows" and n.lineno <= failing <= n.end_lineno and len(n.args) == 1
+             and isinstance(n.args[0], ast.Call) and getattr(n.args[0].func, "id", None) == "zip"
+             and n.args[0].args and not n.args[0].keywords] if tree is not None else []
+    if len(calls) != 1:
+        return code, []
+    call = calls[0]
+    values = ", ".join(ast.get_source_segment(code, a) for a in call.args[0].args)
+    fixed = replace_nodes(code, [(call, f"{ast.get_source_segment(code, call.func.value)}.writerow([{values}])")])
+    if fixed is None:
+        return code, []
+    return fixed, ["writerows(zip(...)) -> writerow([...]) (the zipped values are one row's numbers)"]
+
+
 _LOCKED = re.compile(r"is locked and likely stored in cache")
 
 
