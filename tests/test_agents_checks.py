@@ -1660,6 +1660,28 @@ def test_one_rows_numbers_zipped_into_rows_are_written_as_one_row(tmp_path):
                      ("'list' object is not callable", "'NoneType' object is not iterable"))
 
 
+def test_a_report_database_made_and_never_saved_is_saved_under_the_requested_name(tmp_path):
+    """16 real a03/a06 candidates filled a ReportDatabase and never saved the drc.lyrdb the designer
+    asked for: the one database is saved at the end under that name, and the fixed script writes a
+    file KLayout reads back with its category. A saved database, two databases, or no .lyrdb in the
+    request: unchanged."""
+    import klayout.rdb as rdb
+
+    request = "Check the spacing and save a KLayout report database drc.lyrdb with a category space."
+    code = ("import klayout.rdb as rdb\n\nREPORT = 'drc.lyrdb'\ndb = rdb.ReportDatabase(REPORT)\n"
+            "cat = db.create_category('space')\nprint('made', cat.name())\n")
+    fixed, what = fixes.save_the_report_database(code, request)
+    assert fixed.endswith("\ndb.save('drc.lyrdb')\n") and "report database" in what
+    run = run_script(tmp_path, fixed)
+    assert run.returncode == 0, run.stderr
+    back = rdb.ReportDatabase("")
+    back.load(str(tmp_path / "drc.lyrdb"))
+    assert [c.name() for c in back.each_category()] == ["space"]
+    for same, words in ((code + "db.save('drc.lyrdb')\n", request), (code + "db2 = rdb.ReportDatabase('b')\n", request),
+                        (code, "Check the spacing and print the count.")):
+        assert fixes.save_the_report_database(same, words) == (same, None)
+
+
 def test_a_grid_placed_at_the_scripts_own_pitch_gets_the_requested_pitch(tmp_path):
     """A real m09 run placed the 4 x 3 grid it was asked for at a recipe's 2 µm pitch (PX, PY = 2.0,
     2.0) for three rounds, asked for 20 µm in x and 15 µm in y: the run's real layout summary shows

@@ -230,6 +230,34 @@ def rebind_one_wrong_layer(code: str, request: str) -> tuple[str, str | None]:
     return replace_spans(code, spans), f"layer {old[0]}/{old[1]} -> {new[0]}/{new[1]} (the one layer of the request the script did not use)"
 
 
+def save_the_report_database(code: str, request: str, inputs=()) -> tuple[str, str | None]:
+    """``rdb = pya.ReportDatabase("DRC")`` filled with items and never saved, where the designer asked
+    for one report database file ("save a KLayout report database drc.lyrdb"): 16 real a03/a06
+    candidates made the database and never wrote it. The script's one ReportDatabase is saved
+    under the requested name at its end (in the work folder, where the script's files go).
+
+    Args:
+        code: the script.
+        request: the designer's words, naming exactly one ``.lyrdb`` file to write.
+        inputs: files the request starts from (not written).
+    """
+    from ..planner import requested_files
+
+    wanted = [f for f in requested_files(request, inputs) if f.lower().endswith(".lyrdb")]
+    tree = parsed(code) if len(wanted) == 1 and "ReportDatabase" in code else None
+    if tree is None:
+        return code, None
+    made = [name for name, value in assignments(tree, top_level=True) if isinstance(value, ast.Call)
+            and (getattr(value.func, "attr", None) or getattr(value.func, "id", None)) == "ReportDatabase"]
+    if len(made) != 1 or made[0] not in stored_once(tree):
+        return code, None
+    saved = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("save", "write")
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == made[0] for n in ast.walk(tree))
+    if saved:
+        return code, None
+    return code.rstrip("\n") + f"\n{made[0]}.save({wanted[0]!r})\n", f"{made[0]}.save({wanted[0]!r}) (the report database the designer asked for)"
+
+
 _COMPRESSION_WORDS = re.compile(r"gzip|gz\b|compress|zipped", re.IGNORECASE)
 
 
