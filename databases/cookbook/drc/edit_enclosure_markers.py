@@ -24,7 +24,7 @@ def region(ld):
 metal, via = region(METAL), region(VIA)
 short = metal.enclosing_check(via, int(round(MIN_ENCLOSURE / dbu)))
 outside = via.not_inside(metal)
-cell.shapes(layout.layer(*MARK_SHORT)).insert(short.polygons(int(round(0.02 / dbu))))
+cell.shapes(layout.layer(*MARK_SHORT)).insert(short.polygons())
 for poly in outside.each():
     cell.shapes(layout.layer(*MARK_OUTSIDE)).insert(poly.bbox())
 print(f"{short.count()} short enclosures (< {MIN_ENCLOSURE} um), {outside.count()} vias not inside metal")

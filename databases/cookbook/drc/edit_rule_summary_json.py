@@ -25,7 +25,7 @@ for check, ld, value, marker in RULES:
     else:
         d = int(round(value / dbu))
         edge_pairs = {"width": region.width_check, "space": region.space_check, "notch": region.notch_check}[check](d)
-        bad = edge_pairs.polygons(int(round(0.02 / dbu)))            # markers as small polygons
+        bad = edge_pairs.polygons()            # each violation as the polygon between its edges
     cell.shapes(layout.layer(*marker)).insert(bad)
     counts[f"{check}_{ld[0]}/{ld[1]}"] = bad.count()
 total = sum(counts.values())
