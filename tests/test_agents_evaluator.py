@@ -119,6 +119,13 @@ def test_a_requested_length_missing_from_the_script_sends_it_back():
     assert missing_values(prompt, typed.replace("f(gap_mmi=0.5)", "f(length_mmi=20, gap_mmi=0.5)")) is None
     assert missing_values(prompt, "L = 20\nc = f(length_mmi=L, gap_mmi=0.5)\njson.dump({'L': L}, f)") is None
     assert missing_values(prompt, "c = f(gap_mmi=0.5)\nrows = [[20, 1]]\nrows.append([3, 4])\nw.writerows(rows)") is None
+    # a half counts only written both ways (a centred box): a real a05 script's length_taper=10.0
+    # passed "20 um" before
+    assert "20 um" in missing_values(prompt, "c = f(length_taper=10.0, gap_mmi=0.5)")["instructions"]
+    assert missing_values(prompt, "c = f(gap_mmi=0.5)\nbox = DBox(-10, -1, 10, 1)") is None
+    # the last item of an enumeration is computed, not written
+    series = "widths 0.30, 0.35, ..., 0.60 um at y = 0, 5, ..., 30 um"
+    assert missing_values(series, "ws = [0.30 + 0.05 * i for i in range(7)]\nys = [5 * i for i in range(7)]") is None
 
 
 def test_reference_solutions_pass_the_cell_name_check_and_the_wrong_name_variant_does_not():

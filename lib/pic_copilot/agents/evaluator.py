@@ -347,6 +347,13 @@ def requested_values(prompt: str) -> list[tuple[str, float]]:
     return out
 
 
+def stated_values(prompt: str) -> list[tuple[str, float]]:
+    """:func:`requested_values` without the last item of an enumeration ("widths 0.30, 0.35, ...,
+    0.60 µm", "y = 0, 5, ..., 30 µm"): a script computes the series and need not write its end."""
+    return [item for m, item in zip(_VALUE.finditer(prompt), requested_values(prompt))
+            if not re.search(r"(?:\.\.\.|…)\s*,?\s*$", prompt[max(0, m.start() - 8):m.start()])]
+
+
 _DECIMAL = re.compile(r"(?<![\w./])(\d+\.\d+)(?![\w/]|\.\d)")
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 
@@ -401,11 +408,29 @@ def numeric_literals(consts: list) -> set[float]:
     return {float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
-def uses_value(numbers: set[float], v: float) -> bool:
+def uses_value(numbers: set[float], v: float, signed: set[float] | None = None) -> bool:
     """Whether a requested number is among a script's ``numbers``: in um, nm or mm, or halved (a
-    centred box spans -v/2..v/2)."""
-    return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in numbers
-               for h in (v, v / 2) for c in (h, h * 1e3, h * 1e-3))
+    centred box spans -v/2..v/2). With the script's ``signed`` literals (``-10`` as -10.0), a half
+    counts only when it is written both ways: a real a05 script passed "20 µm straight" with an
+    unrelated ``length_taper=10.0``."""
+    def among(values, c: float) -> bool:
+        return any(abs(x - c) <= 1e-9 * max(1.0, abs(c)) for x in values)
+
+    for c in (v, v * 1e3, v * 1e-3):
+        if among(numbers, c):
+            return True
+        half = c / 2
+        if among(numbers, half) and (signed is None or (among(signed, half) and among(signed, -half))):
+            return True
+    return False
+
+
+def signed_literals(tree: ast.AST) -> set[float]:
+    """A script's numbers with their sign (``-10`` is -10.0, not 10.0)."""
+    negated = {id(n.operand) for n in ast.walk(tree) if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub)
+               and isinstance(n.operand, ast.Constant)}
+    return {(-1.0 if id(n) in negated else 1.0) * float(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)}
 
 
 def missing_values(prompt: str, script: str) -> dict | None:
@@ -417,16 +442,18 @@ def missing_values(prompt: str, script: str) -> dict | None:
     constant table the script writes out is no use of it: a real a05 answer built one default
     straight instead of two 20 µm ones and wrote ``{"in1": 20, "out1": 20, "out2": 20}``.
     """
-    wanted = requested_values(prompt) + requested_decimals(prompt)
+    wanted = stated_values(prompt) + requested_decimals(prompt)
     consts = _constants(script) if wanted else None
     if consts is None:
         return None
     numbers = numeric_literals(consts)
     tree = _parsed(script)
+    signed = None
     if tree is not None:
         typed_in = {id(n) for _, data in static.written_constant_data(tree) for n in ast.walk(data)}
         numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in typed_in])
-    missing = list(dict.fromkeys(text for text, v in wanted if not uses_value(numbers, v)))
+        signed = signed_literals(tree)
+    missing = list(dict.fromkeys(text for text, v in wanted if not uses_value(numbers, v, signed)))
     if not missing:
         return None
     return decision("revise", "programmer",
