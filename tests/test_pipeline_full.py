@@ -798,6 +798,26 @@ def test_a_cell_the_request_deletes_must_be_gone_from_the_result(tmp_path):
     assert check(delete=True) == []
 
 
+def test_two_named_things_written_at_one_position_are_sent_back(tmp_path):
+    """A real a05 answer wrote split_ports.csv with one port's position for in1, out1 and out2 and
+    was accepted. Read through the real summary of real files: different names at one position are
+    a problem; rows of different devices (o1 of each MMI at its own origin) and a table without
+    positions are not."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request("Write ports.csv with columns name,x,y,orientation for the exposed ports.")
+
+    def problems(text: str) -> list[str]:
+        (tmp_path / "ports.csv").write_text(text)
+        return contract_words.coincident_rows(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)}), c)
+
+    assert problems("name,x,y,orientation\nin1,-10,0,180\nout1,-10,0,0\nout2,10,-0.6,0\n") == [
+        "ports.csv: in1 and out1 are both at (-10, 0); each row must give the position of its own name, read from that object"]
+    assert problems("name,x,y,orientation\nin1,-10,0,180\nout1,30,0.6,0\nout2,30,-0.6,0\n") == []
+    assert problems("device,name,x,y\nMMI_A,o1,-10,0\nMMI_B,o1,-10,0\n") == []
+    assert problems("name,width\nin1,0.5\nout1,0.5\n") == []
+
+
 def test_requested_text_labels_are_read_and_checked_in_a_real_layout(tmp_path):
     """"Put a text label GC0, GC1, GC2, GC3 on layer 10/0" (a real m04 answer placed none, drew its
     trench on 10/0, and passed the layer contract): the strings must be texts on that layer."""

@@ -21,7 +21,7 @@ from ..checks.output_contract import OutputContract
 from ..checks.static import number_literals, written_constant_data
 from ..execution.report import ExecutionReport
 from .evaluator import requested_cell_names
-from .fixes.source import assignments, is_int
+from .fixes.source import assignments, is_int, is_number_text
 from .planner import requested_files
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n")
@@ -897,10 +897,46 @@ def empty_new_layers(rep: ExecutionReport, prompt: str, script: str) -> list[str
             f"The layers with shapes are: {have}"]
 
 
+_NAME_COLUMNS = ("name", "port", "port_name", "label", "text")
+_X_COLUMNS, _Y_COLUMNS = ("x", "x_um", "x0", "xc"), ("y", "y_um", "y0", "yc")
+
+
+def coincident_rows(rep: ExecutionReport, contract: OutputContract) -> list[str]:
+    """A requested table of named things with positions (``name,x,y``) where two different names
+    sit at one position and the rows differ in nothing else written as text: a real a05 answer
+    wrote one port's position for in1, out1 and out2 and was accepted. Rows of different devices
+    (``device,port,x,y``: o1 of each MMI at its own origin) differ in a text column and pass."""
+    out = []
+    files = {f.get("path"): f for f in rep.files or [] if isinstance(f, dict)}
+    for name in contract.required_files():
+        s = (files.get(name) or {}).get("summary")
+        samples = s.get("column_samples") if isinstance(s, dict) else None
+        if not name.lower().endswith((".csv", ".tsv")) or not isinstance(samples, dict):
+            continue
+        cols = {c.lower(): c for c in samples}
+        key = next((cols[c] for c in _NAME_COLUMNS if c in cols), None)
+        x = next((cols[c] for c in _X_COLUMNS if c in cols), None)
+        y = next((cols[c] for c in _Y_COLUMNS if c in cols), None)
+        if not (key and x and y):
+            continue
+        n = min(len(v) for v in samples.values())
+        text = [c for c, v in samples.items() if c != key and not all(is_number_text(t) for t in v[:n])]
+        seen: dict[tuple, str] = {}
+        for i in range(n):
+            where = (samples[x][i], samples[y][i], *(samples[c][i] for c in text))
+            other = seen.setdefault(where, samples[key][i])
+            if other != samples[key][i]:
+                out.append(f"{name}: {other} and {samples[key][i]} are both at ({samples[x][i]}, {samples[y][i]}); each row "
+                           f"must give the position of its own {key}, read from that object")
+                break
+    return out
+
+
 def report_problems(rep: ExecutionReport, prompt: str, contract: OutputContract, script: str) -> list[str]:
     """What a run's report shows against the request beyond the contract's items: an empty requested
-    table (:func:`empty_tables`), a layer read that the layout does not have (:func:`empty_new_layers`)."""
-    return empty_tables(rep, prompt, contract) + empty_new_layers(rep, prompt, script)
+    table (:func:`empty_tables`), a layer read that the layout does not have (:func:`empty_new_layers`),
+    two named things written at one position (:func:`coincident_rows`)."""
+    return empty_tables(rep, prompt, contract) + empty_new_layers(rep, prompt, script) + coincident_rows(rep, contract)
 
 
 # ---------------------------------------------------------------------- literal tables

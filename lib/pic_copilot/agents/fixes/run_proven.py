@@ -9,7 +9,7 @@ import re
 from pathlib import PurePath
 
 from ...execution.report import ExecutionReport
-from .source import insert_after_imports, offset, parsed, replace_nodes, replace_spans
+from .source import insert_after_imports, is_number_text, offset, parsed, replace_nodes, replace_spans
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -913,14 +913,6 @@ def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[st
     return replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
 
 
-def _is_number_text(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
     """``csv.writer(handle, ...)`` (the module's writer, not a DictWriter)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writer"
@@ -953,7 +945,7 @@ def write_the_missing_header(code: str, contract, report: ExecutionReport) -> tu
     files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
     headless = {name: want for name, want in contract.csv_columns.items()
                 for got in [((files.get(name) or {}).get("summary") or {}).get("first_row") or []]
-                if len(got) == len(want) and all(_is_number_text(str(g)) for g in got)}
+                if len(got) == len(want) and all(is_number_text(str(g)) for g in got)}
     tree = parsed(code) if headless else None
     if tree is None:
         return code, []

@@ -80,6 +80,15 @@ def stored_once(tree: ast.Module) -> set[str]:
     return {name for name, k in counts.items() if k == 1}
 
 
+def is_number_text(text: str) -> bool:
+    """A table cell that reads as a number ("1.5", "-3", "1e-3")."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def is_int(node: ast.AST) -> bool:
     """An integer literal (``True`` is not one)."""
     return isinstance(node, ast.Constant) and type(node.value) is int
