@@ -1905,6 +1905,12 @@ def test_a_syntax_error_one_character_fixes_is_fixed_without_a_round():
     crossed = "x = [max(1, 2]\ny = max(1, [2)\nprint(x, y)\n"   # a real a12 candidate's slip, twice
     fixed, what = fixes.repair_syntax(crossed)
     assert fixed == "x = [max(1, 2)]\ny = max(1, [2])\nprint(x, y)\n" and "wrong order" in what
+    # a comprehension closed before its condition (a real m07 candidate, six times)
+    early_close = "xs = [1, 2, 3]\nr = {'n': 3, 'c': [[x, x] for x in xs] if x > 1]}\nprint(r)\n"
+    fixed, what = fixes.repair_syntax(early_close)
+    assert "'c': [[x, x] for x in xs if x > 1]}" in fixed and "closed too early" in what
+    exec(compile(fixed, "<fixed>", "exec"), ns := {})
+    assert ns["r"] == {"n": 3, "c": [[2, 2], [3, 3]]}
     one_too_many = "x = max(1, 2))\nprint(x)\n"
     assert fixes.repair_syntax(one_too_many) == ("x = max(1, 2)\nprint(x)\n", "line 1 has one ')' too many: dropped the last one")
     # a real block, a script that parses, and one no small edit mends: unchanged

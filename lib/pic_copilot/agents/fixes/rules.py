@@ -995,6 +995,13 @@ def _syntax_edits(lines: list[str], err: SyntaxError) -> Iterator[tuple[list[str
             out = list(lines)
             out[i] = text
             yield out, f"line {i + 1}: brackets closed in the wrong order: {how}"
+        # a comprehension closed before its condition ("[f(x) for x in xs] if c(x)]", a real m07
+        # candidate six times): an earlier closer of that kind on the line goes, the nearest first
+        for k in range(at - 1, -1, -1):
+            if lines[i][k] == mismatch.group(1):
+                out = list(lines)
+                out[i] = lines[i][:k] + lines[i][k + 1:]
+                yield out, f"line {i + 1}: a '{mismatch.group(1)}' closed too early: dropped it"
     if "unmatched ')'" in (err.msg or ""):
         k = lines[i].rfind(")")
         if k >= 0:
