@@ -143,3 +143,24 @@ def test_a_real_klayout_report_round_trips(tmp_path):
     assert_same_dict(ExecutionReport.from_dict(raw), raw)
     assert raw["ok"] and rep.ok and rep.where == "klayout" and rep.changed_layout and rep.stdout.strip() == "box"
     assert list(rep.to_dict())[:len(raw)] == list(raw)
+
+
+@needs_klayout
+def test_a_file_an_earlier_run_left_in_the_shared_work_folder_is_not_the_next_runs_output(tmp_path):
+    """Every candidate of a request runs in the bridge's one work folder; a later script that writes
+    nothing must not be credited with the JSON an earlier one wrote (a06 was accepted that way)."""
+    from pic_copilot.bridges.klayout_batch import KlayoutBatchBridge
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "input.csv").write_text("a,b\n1,2\n")
+    bridge = KlayoutBatchBridge(workdir=work)
+    try:
+        first = execute("import json\njson.dump({'n': 1}, open('drc.json', 'w'))\n", "interactive", bridge)
+        second = execute("print(len(list(layout.each_cell())))\n", "interactive", bridge)
+        third = execute("import json\njson.dump({'n': 1}, open('drc.json', 'w'))\n", "interactive", bridge)
+    finally:
+        bridge.close()
+    assert [f["path"] for f in first.files] == ["drc.json"]     # the input the folder held is not output
+    assert second.ok and second.files == []
+    assert [f["path"] for f in third.files] == ["drc.json"]     # rewritten with the same content: this run's

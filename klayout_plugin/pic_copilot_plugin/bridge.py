@@ -496,6 +496,7 @@ def execute(session: Session, code: str, workdir: str | None = None, description
         rollback_exact, undoable, duration_s, changes, summary.
     """
     workdir = workdir or tempfile.mkdtemp(prefix="pic-copilot-run-")
+    before = file_stamps(workdir)
     out, err = io.StringIO(), io.StringIO()
     try:
         compiled = compile(code, "<pic-copilot script>", "exec")
@@ -519,7 +520,25 @@ def execute(session: Session, code: str, workdir: str | None = None, description
     result["stdout"] = _clip(out.getvalue())
     result["stderr"] = _clip(err.getvalue())
     result["workdir"] = workdir
+    result["workdir_before"] = before
     return result
+
+
+def file_stamps(folder: str, limit: int = 5000) -> dict:
+    """{relative path: [size, mtime_ns]} of the files in ``folder`` (at most ``limit``), so that
+    files an earlier run left in a shared work folder are not read as this run's output."""
+    stamps = {}
+    for dirpath, _dirs, files in os.walk(folder, followlinks=False):
+        for name in files:
+            full = os.path.join(dirpath, name)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            stamps[os.path.relpath(full, folder)] = [st.st_size, st.st_mtime_ns]
+            if len(stamps) >= limit:
+                return stamps
+    return stamps
 
 
 def insert_layout_files(session: Session, paths: list[str], description: str = "pic-copilot insert") -> dict:

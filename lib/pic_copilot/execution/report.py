@@ -51,6 +51,9 @@ class ExecutionReport:
             (layout, json, csv, rdb, deck, ...), ``size``, ``summary`` (cells/layers/bbox of a
             layout, keys of a JSON file, categories of a report database, ...). None when the
             runner does not list files (a KLayout run without a work folder).
+        workdir_before: ``{path: [size, mtime_ns]}`` of the files the work folder held before a
+            KLayout run (the folder may be shared by several runs); a file unchanged since is not
+            the run's output.
         exit_code, timed_out, killed_reason, warm, isolation, isolation_detail, job_id: the
             sandbox's (see :class:`pic_copilot.sandbox.RunResult`); killed_reason names the limit
             that stopped the job (timeout, memory, disk, pids, cpu, file-size, worker-died, signal:...).
@@ -76,6 +79,7 @@ class ExecutionReport:
     duration_s: float | None = None
     workdir: str | None = None
     files: list[dict] | None = None
+    workdir_before: dict | None = None
     exit_code: int | None = None
     timed_out: bool | None = None
     killed_reason: str | None = None

@@ -82,15 +82,21 @@ def _compatible_copies(workdir: str, files: list[dict], out_dir: Path) -> list[s
     return paths
 
 
-def workdir_files(workdir: str) -> list[dict]:
+def workdir_files(workdir: str, before: dict | None = None) -> list[dict]:
     """Summaries of the data files a script that ran in KLayout wrote to its work folder.
 
     Tables, JSON and report databases are read with the standard library; layout files are not
-    parsed in the engine (their effect on the open layout is in the bridge's report)."""
+    parsed in the engine (their effect on the open layout is in the bridge's report).
+
+    Args:
+        workdir: the folder the script ran in.
+        before: ``{path: [size, mtime_ns]}`` of the folder's files before the run; a file with the
+            same size and time was left by an earlier run (or was an input) and is not listed.
+    """
     from ..sandbox.summary import summarize_dir
 
     try:
-        return summarize_dir(workdir, max_files=50, parse_layouts=False)
+        return summarize_dir(workdir, skip=before, max_files=50, parse_layouts=False)
     except OSError:
         return []
 
@@ -141,7 +147,7 @@ def execute(code: str, mode: str, bridge: Bridge | None, timeout_s: float = 120,
         rep = ExecutionReport.from_dict(bridge.run_code(code))
         rep.where = "klayout"
         if rep.files is None and rep.workdir:
-            rep.files = workdir_files(rep.workdir)
+            rep.files = workdir_files(rep.workdir, rep.workdir_before)
         return rep
     say("running in the sandbox")
     rep = run_in_sandbox(code, timeout_s=timeout_s, inputs=inputs)
