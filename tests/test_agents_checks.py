@@ -1208,6 +1208,21 @@ def test_keyword_arguments_to_klayout_calls_are_given_by_position_in_klayout(tmp
     assert "EP 1 TEXTS ['W500'] [1, 3]" in out, out
 
 
+def test_one_signature_parser_reads_both_kinds_of_klayout_signature():
+    """The keyword-argument fix and the given-twice check read parameters with one parser: pya
+    help signatures and the pip module's stub signatures, names with their defaults."""
+    assert checks.signature_params("[const] EdgePairs width_check (unsigned int d, bool whole_edges = false, "
+                                   "Region::Metrics metrics = Euclidian)") == [
+        ("d", None), ("whole_edges", "False"), ("metrics", "?")]
+    assert checks.signature_params("klayout.db.Box.moved(dx: Optional[int]=..., dy: Optional[int]=...) -> Box") == [
+        ("dx", "?"), ("dy", "?")]
+    assert checks.signature_params("new Region ptr make_layer (unsigned int layer_index, string name = )") == [
+        ("layer_index", None), ("name", "?")]
+    assert checks.signature_params("[static] string pack (map<string,string> path_to_keys)") is None
+    assert checks.signature_params("int num_points") == [] and checks.signature_params("[const] Box bbox") == []
+    assert checks._positional_names("void insert (const DBox box, bool x = true)") == ["box", "x"]
+
+
 def test_a_klayout_constant_without_its_enum_class_gets_it():
     """a03 (31 findings in history): ``width_check(d, False, Euclidian)`` and ``klayout.db.Projection``;
     the constant lives in ``Metrics``. The fixed scripts run (pip klayout here; pya in KLayout)."""

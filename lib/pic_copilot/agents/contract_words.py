@@ -195,24 +195,10 @@ def json_key_forms(prompt: str, files: list[str]) -> dict[str, list[str]]:
 
 
 def _top_items(obj_text: str) -> list[tuple[str, str]]:
-    """(key, value text) of an object literal's top level: '{"count": N, "centers": [[x, y], ...]}'
-    -> [("count", "N"), ("centers", "[[x, y], ...]")]."""
-    items, depth, key, start = [], 0, None, None
-    for i, ch in enumerate(obj_text):
-        if ch in "{[(":
-            depth += 1
-        elif ch in "}])":
-            depth -= 1
-            if depth == 0 and key is not None:
-                items.append((key, obj_text[start:i].strip()))
-        elif ch == "," and depth == 1 and key is not None:
-            items.append((key, obj_text[start:i].strip()))
-            key = None
-        elif ch == ":" and depth == 1 and key is None:
-            m = re.search(r'"([^"]*)"\s*$', obj_text[:i])
-            if m:
-                key, start = m.group(1), i + 1
-    return items
+    """(key, value text) of an object literal's top-level items whose key is quoted:
+    '{"count": N, "centers": [[x, y], ...]}' -> [("count", "N"), ("centers", "[[x, y], ...]")]."""
+    return [(m.group(1), value) for key, value in _items_any_key(obj_text)
+            if value and (m := re.search(r'"([^"]*)"$', key))]
 
 
 def _shape_word(value: str) -> str | None:

@@ -442,17 +442,20 @@ def missing_values(prompt: str, script: str) -> dict | None:
     constant table the script writes out is no use of it: a real a05 answer built one default
     straight instead of two 20 µm ones and wrote ``{"in1": 20, "out1": 20, "out2": 20}``.
     """
+    from ..execution import drc_deck
+
     wanted = stated_values(prompt) + requested_decimals(prompt)
-    consts = _constants(script) if wanted else None
-    if consts is None:
+    if not wanted:
         return None
-    numbers = numeric_literals(consts)
     tree = _parsed(script)
-    signed = None
     if tree is not None:
         typed_in = {id(n) for _, data in static.written_constant_data(tree) for n in ast.walk(data)}
         numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in typed_in])
         signed = signed_literals(tree)
+    elif drc_deck.is_deck(script):   # a KLayout DRC deck: its numbers, read without Python's parser
+        numbers, signed = numeric_literals(drc_deck.literals(script)), None
+    else:   # syntax errors are the static check's job
+        return None
     missing = list(dict.fromkeys(text for text, v in wanted if not uses_value(numbers, v, signed)))
     if not missing:
         return None

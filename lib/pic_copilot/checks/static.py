@@ -766,17 +766,43 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
     return findings
 
 
-def _positional_names(signature: str) -> list[str]:
-    """Parameter names in order from a KLayout signature, pya style ("(const Region other, unsigned
-    int d, bool whole_edges = false)") or stub style ("(d: int, whole_edges: Optional[bool]=...)")."""
+#: one parameter of a pya-style signature: its type words, its name, its default
+_PYA_PARAM = re.compile(r"^(?:[\w:<>\[\]]+(?:\s*[*&])?\s+)+(\w+)$")
+#: the defaults of KLayout signatures that are Python literals
+_KLAYOUT_DEFAULTS = {"false": "False", "true": "True", "nil": "None"}
+
+
+def signature_params(signature: str) -> list[tuple[str, str | None]] | None:
+    """(name, default as Python text or None) of a KLayout signature's parameters, in order, pya
+    style ("[const] EdgePairs width_check (unsigned int d, bool whole_edges = false)" ->
+    [("d", None), ("whole_edges", "False")]) or stub style ("(d: int, whole_edges: Optional[bool]=...)").
+
+    A default that is no Python literal is "?". [] for a signature without parentheses (an
+    attribute); None when a parameter cannot be read.
+    """
     m = re.search(r"\((.*)\)", signature)
-    if not m or not m.group(1).strip():
+    if m is None:
+        return [] if "(" not in signature else None
+    if not m.group(1).strip():
         return []
     out = []
     for part in re.split(r",(?![^\[]*\])", m.group(1)):
-        head = part.split("=")[0].strip()
-        out.append(head.split(":")[0].strip() if ":" in head else (head.split() or [""])[-1])
+        head, eq, default = (x.strip() for x in part.partition("="))
+        stub = re.fullmatch(r"(\w+)\s*:(?!:).*", head)
+        pya_param = None if stub else _PYA_PARAM.match(head)
+        if stub is None and pya_param is None:
+            return None
+        if eq:
+            default = _KLAYOUT_DEFAULTS.get(default, default)
+            if not re.fullmatch(r"-?\d+(\.\d+)?|True|False|None|'[^']*'|\"[^\"]*\"", default):
+                default = "?"
+        out.append(((stub or pya_param).group(1), default if eq else None))
     return out
+
+
+def _positional_names(signature: str) -> list[str]:
+    """Parameter names in order from a KLayout signature ([] when it cannot be read)."""
+    return [name for name, _ in signature_params(signature) or []]
 
 
 def _given_twice(index, full: str, call: ast.Call) -> list[str]:

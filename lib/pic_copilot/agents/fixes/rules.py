@@ -15,7 +15,7 @@ import importlib
 import re
 from typing import Callable, Iterator
 
-from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation
+from ...checks.static import IMPORTS, attribute_chain, needs_pdk_activation, signature_params
 from .findings import (KLAYOUT_MODULES, add_missing_imports, drop_imports_that_break_the_script, drop_invented_open_layout_lookups, drop_undefined_unpacking,
                        init_counters, quote_pdk_layer_names,
                        rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
@@ -714,33 +714,9 @@ def fix_klayout_constants_without_their_class(code: str, mode: str) -> tuple[str
     return code, f"{', '.join(done)} (a KLayout constant lives in its enum class)"
 
 
-_PARAM = re.compile(r"^(?:[\w:<>\[\]]+(?:\s*[*&])?\s+)+(\w+)(?:\s*=\s*(.+))?$")
-#: the defaults of KLayout signatures that are Python literals
-_DEFAULTS = {"false": "False", "true": "True", "nil": "None"}
 #: method names of Python's own containers and files: a call of one on an object of unknown type is
 #: not taken for a KLayout call
 _PYTHON_METHODS = frozenset(n for t in (list, dict, str, set, bytes, type(open)) for n in dir(t)) | {"write", "read", "sort"}
-
-
-def _signature_params(signature: str) -> list[tuple[str, str | None]] | None:
-    """(name, default as Python text or None) of a KLayout signature's parameters, in order:
-    "[const] EdgePairs width_check (unsigned int d, bool whole_edges = false, ...)" ->
-    [("d", None), ("whole_edges", "False"), ...]; a default that is no Python literal is "?"."""
-    m = re.search(r"\((.*)\)\s*$", signature)
-    if m is None:
-        return [] if "(" not in signature else None
-    out = []
-    for part in [s.strip() for s in m.group(1).split(",") if s.strip()]:
-        pm = _PARAM.match(part)
-        if pm is None:
-            return None
-        default = pm.group(2)
-        if default is not None:
-            default = _DEFAULTS.get(default.strip(), default.strip())
-            if not re.fullmatch(r"-?\d+(\.\d+)?|True|False|None|'[^']*'|\"[^\"]*\"", default):
-                default = "?"
-        out.append((pm.group(1), default))
-    return out
 
 
 def _positional_call(code: str, call: ast.Call, signatures: list[str]) -> str | None:
@@ -748,7 +724,7 @@ def _positional_call(code: str, call: ast.Call, signatures: list[str]) -> str | 
     parameter names take the keywords; a skipped parameter gets its default), or None."""
     texts = set()
     for sig in signatures:
-        params = _signature_params(sig)
+        params = signature_params(sig)
         names = [n for n, _ in params or []]
         given = {k.arg: k.value for k in call.keywords}
         if params is None or len(call.args) > len(params) or not set(given) <= set(names[len(call.args):]):
@@ -761,6 +737,16 @@ def _positional_call(code: str, call: ast.Call, signatures: list[str]) -> str | 
             continue
         texts.add(", ".join(args))
     return texts.pop() if len(texts) == 1 else None
+
+
+@functools.lru_cache(maxsize=2)
+def _pya_methods(index) -> dict[str, list[str]]:
+    """Method name -> the index's "pya.Class.method" names that have it (read once per index)."""
+    methods: dict[str, list[str]] = {}
+    for name in index.names():
+        if name.startswith("pya."):
+            methods.setdefault(name.rsplit(".", 1)[1], []).append(name)
+    return methods
 
 
 def fix_klayout_keyword_arguments(code: str, mode: str) -> tuple[str, str | None]:
@@ -791,10 +777,7 @@ def fix_klayout_keyword_arguments(code: str, mode: str) -> tuple[str, str | None
     aliases = {**_aliases(tree), **{k: "pya" for k in klayout}}
     shadowed = _reassigned(tree)
     types = {**{n: t for n, t in BRIDGE_GLOBAL_TYPES.items() if n not in shadowed}, **_infer_types(tree, aliases, shadowed, index)}
-    methods: dict[str, list[str]] = {}
-    for name in index.names():
-        if name.startswith("pya."):
-            methods.setdefault(name.rsplit(".", 1)[1], []).append(name)
+    methods = _pya_methods(index)
 
     def signatures(name: str) -> list[str]:
         rec = index.lookup(name) or {}

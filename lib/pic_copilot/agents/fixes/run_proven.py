@@ -221,7 +221,7 @@ def make_a_region_for_the_region_method(code: str, rep: ExecutionReport) -> tupl
     if module is None or not uses:
         return code, []
     fixed = replace_nodes(code, [(n.value, f"{module}.Region({ast.get_source_segment(code, n.value)})") for n in uses])
-    if fixed is None or parsed(fixed) is None:
+    if fixed is None:   # nothing replaced, or the result does not parse
         return code, []
     done = list(dict.fromkeys(f"{ast.unparse(n)} -> {module}.Region({ast.unparse(n.value)}).{n.attr}" for n in uses))
     return fixed, [f"{', '.join(done)} (a {m.group(1)} has no {m.group(2)}; a Region made of it has)"]
