@@ -2207,3 +2207,23 @@ def test_a_port_position_of_older_gdsfactory_is_its_center(tmp_path):
     assert "x, y = c.ports['o1'].center\n" in fixed and done
     run = run_script(tmp_path, fixed, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "-10.0 0.0", run.stderr[-500:]
+
+
+def test_a_box_indexed_like_gdsfactory_7s_bbox_array_gets_its_corners_by_name(tmp_path):
+    """gdsfactory 7's bbox was [[xmin, ymin], [xmax, ymax]]; gdsfactory 9's is a KLayout DBox, and
+    "'DBox' object is not subscriptable" (a real m08 candidate) proves the script indexed one. The
+    failing line's box and point subscripts by 0/1 become p1/p2 and x/y, innermost first; a list
+    indexed on the same line stays; the fixed script runs with the real gdsfactory."""
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.mmi1x2()\nbb = c.bbox()\nxs = [2.0, 3.0]\n"
+            "print(round(bb[1][0] - bb[0][0], 3), round((c.dbbox()[1] - c.dbbox()[0])[1] * xs[0], 3))\n")
+    check_run_repair(tmp_path, fixes.name_box_and_point_parts, code, "'DBox' object is not subscriptable", "TypeError",
+                     "print(round(bb.p2.x - bb.p1.x, 3), round((c.dbbox().p2 - c.dbbox().p1).y * xs[0], 3))",
+                     "25.5 5.0", ("'list' object is not subscriptable", "'DBox' object has no attribute 'x'"),
+                     timeout=180)
+    # a value the script did not make as a box or point is not guessed at
+    other = "import klayout.db as kdb\nd = {0: 1}\nprint(d[0], kdb.DBox(0, 0, 1, 1)[0])\n"
+    from pic_copilot.execution.report import ExecutionReport
+    run = run_script(tmp_path, other)
+    fixed, done = fixes.name_box_and_point_parts(other, ExecutionReport(ok=False, stderr=run.stderr,
+                                                                        exception=last_exception(run, "TypeError")))
+    assert (fixed, done) == (other, []) and "not subscriptable" in run.stderr

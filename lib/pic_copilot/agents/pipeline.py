@@ -26,7 +26,7 @@ from . import binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
-from .fixes import (bind_the_requested_pitch, write_the_missing_header, ask_the_bounding_box, make_a_region_for_the_region_method, make_regions_of_shape_operands, use_the_word_the_class_has, write_one_row_of_scalars, copy_the_locked_component, name_each_loop_component, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
+from .fixes import (bind_the_requested_pitch, name_box_and_point_parts, write_the_missing_header, ask_the_bounding_box, make_a_region_for_the_region_method, make_regions_of_shape_operands, use_the_word_the_class_has, write_one_row_of_scalars, copy_the_locked_component, name_each_loop_component, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_outputs, repair_syntax, request_free_fixes,
                     restore_example_definitions,
                     save_the_report_database, unscale_column, use_the_named_variant, write_layout_by_suffix)
@@ -45,7 +45,7 @@ MAX_RUN_REPAIRS = 4
 LASTING_HINTS = ("layers",)
 #: the repairs a failed run can prove, tried in this order; the first that applies is run again
 RUN_REPAIRS = (call_uncalled_methods, write_json_values_plainly, ask_the_bounding_box, make_a_region_for_the_region_method,
-               make_regions_of_shape_operands, use_the_word_the_class_has, concat_instead_of_append, unpack_points_by_coordinates, make_points_of_tuples,
+               make_regions_of_shape_operands, use_the_word_the_class_has, concat_instead_of_append, unpack_points_by_coordinates, name_box_and_point_parts, make_points_of_tuples,
                use_the_ports_center, copy_the_locked_component, name_each_loop_component, write_one_row_of_scalars)
 DOCS_BUDGET_WITH_RECIPES = 2600   # characters of documentation when recipes show the usage
 

@@ -441,6 +441,92 @@ def unpack_points_by_coordinates(code: str, rep: ExecutionReport) -> tuple[str, 
     return fixed, [f"unpacked the {m.group(1)} by its coordinates (.x, .y): KLayout's points are not tuples"]
 
 
+_NOT_SUBSCRIPTABLE = re.compile(r"'(D?(?:Box|Point|Vector))' object is not subscriptable")
+#: calls that give a KLayout box (gdsfactory 9's Component.bbox() is a DBox, not gdsfactory 7's
+#: [[xmin, ymin], [xmax, ymax]] array)
+_BOX_CALLS = frozenset({"bbox", "dbbox", "bbox_per_layer", "dbbox_per_layer"})
+#: box[i] -> the box's corner, point[j] -> its coordinate
+_PARTS = {"box": (".p1", ".p2"), "point": (".x", ".y")}
+
+
+def _geometry_kind(node: ast.AST, single: dict[str, ast.AST], depth: int = 0) -> str | None:
+    """"box" or "point" when ``node`` is a KLayout box or point/vector by how it was made: a bbox()
+    call, a box's corner (``.p1``, ``.p2``, ``box[i]``), a difference of points, or a name set once
+    from one of those; None when it cannot be told."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Name) and node.id in single:
+        return _geometry_kind(single[node.id], single, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _BOX_CALLS:
+        return "box"
+    if isinstance(node, ast.Attribute) and node.attr in ("p1", "p2"):
+        return "point"
+    if isinstance(node, ast.Subscript) and _geometry_kind(node.value, single, depth + 1) == "box":
+        return "point"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        kinds = {_geometry_kind(node.left, single, depth + 1), _geometry_kind(node.right, single, depth + 1)}
+        return "point" if kinds == {"point"} else None
+    return None
+
+
+def _index_of(node: ast.Subscript) -> int | None:
+    """0 or 1 when the subscript's index is that constant, else None."""
+    i = node.slice
+    return i.value if isinstance(i, ast.Constant) and type(i.value) is int and i.value in (0, 1) else None
+
+
+def name_box_and_point_parts(code: str, rep: ExecutionReport) -> tuple[str, list[str]]:
+    """``c.bbox()[1][0] - c.bbox()[0][0]`` -> ``c.bbox().p2.x - c.bbox().p1.x``: the run failed with
+    "'DBox' object is not subscriptable" (or DPoint, DVector). gdsfactory 7's bbox was an array of
+    two corners and small models still index it; gdsfactory 9 returns KLayout's DBox, whose corners
+    are ``p1``/``p2`` and a point's coordinates ``x``/``y``. Only
+    subscripts by 0 or 1, on the failing line, of a value the script made as a box or point (see
+    :func:`_geometry_kind`); the next run decides.
+
+    Returns the script and what was changed.
+    """
+    m = _NOT_SUBSCRIPTABLE.search(str((rep.exception or {}).get("message") or ""))
+    failing = rep.failing_line()
+    tree = parsed(code) if m and failing is not None else None
+    if tree is None:
+        return code, []
+    fixed, done = code, []
+    for _ in range(4):   # innermost first: box[1][0] -> box.p2[0] -> box.p2.x
+        edits = _part_edits(fixed, tree, failing)
+        if not edits:
+            break
+        done += [f"{ast.get_source_segment(fixed, n)} -> {text}" for n, text in edits]
+        fixed = replace_nodes(fixed, edits)
+        tree = parsed(fixed) if fixed is not None else None
+        if tree is None:
+            return code, []
+    if not done:
+        return code, []
+    return fixed, [f"{', '.join(dict.fromkeys(done))} (a {m.group(1)} is not indexed: KLayout names a box's "
+                   "corners p1/p2 and a point's coordinates x/y)"]
+
+
+def _part_edits(code: str, tree: ast.Module, line: int) -> list[tuple[ast.Subscript, str]]:
+    """The innermost subscripts by 0 or 1 on ``line`` of a box or point the script made, each with
+    the attribute it means (``box[1]`` -> ``box.p2``)."""
+    stores = [t.id for st in ast.walk(tree) if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For))
+              for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target) if isinstance(t, ast.Name)]
+    single = {t.id: st.value for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
+              for t in st.targets if isinstance(t, ast.Name) and stores.count(t.id) == 1}
+    found = [(n, kind) for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
+             and n.lineno == line and n.end_lineno == line and _index_of(n) is not None
+             and (kind := _geometry_kind(n.value, single))]
+    inside = {id(x) for n, _ in found for x in ast.walk(n.value)}
+    edits = []
+    for n, kind in found:
+        src = ast.get_source_segment(code, n.value)
+        if id(n) in inside or src is None:
+            continue
+        base = src if isinstance(n.value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) else f"({src})"
+        edits.append((n, base + _PARTS[kind][_index_of(n)]))
+    return edits
+
+
 _POINT_LISTS = re.compile(r"(?:expected argument of class (D?Point), got tuple\)|No overload with matching arguments)"
                           r" in (D?(?:Polygon|SimplePolygon|Path))\.__init__")
 
