@@ -185,6 +185,38 @@ def test_contract_words_of_typical_requests():
     assert contract_words.from_request("Read in.gds and print the cell names", inputs=("in.gds",)).files == []
 
 
+def test_the_straights_and_bends_of_a_route_are_not_the_devices_a_request_counts(tmp_path):
+    """A real m03 answer placed one MMI and routed it to itself: with the route's straights and
+    bends the top cell placed 7 cells, so "Place two of the PDK's MMIs" looked kept. Counted as
+    devices (a real gdsfactory layout, summarised by the sandbox's own summary), it is 1 of 2; two
+    MMIs and their route keep it; a request that counts straights counts them."""
+    import subprocess
+    import sys
+
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    script = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.Component('ROUTED')\n"
+              "m1 = c << gf.components.mmi1x2()\n{second}"
+              "gf.routing.route_single(c, m1.ports['o2'], {target}.ports['o1'], cross_section='strip')\n"
+              "c.write_gds('routed.gds', with_metadata=False)\n")
+    prompt = ("Place two of the generic PDK's 1x2 MMIs: the first at the origin, the second moved by (200, 50) um. "
+              "Connect o2 of the first to o1 of the second with a routed strip waveguide. Top cell ROUTED, saved as routed.gds.")
+    contract = contract_words.from_request(prompt)
+    assert contract.placements == 2 and contract.placed_devices
+    found = {}
+    for name, second, target in (("one", "", "m1"), ("two", "m2 = c << gf.components.mmi1x2()\nm2.move((200, 50))\n", "m2")):
+        work = tmp_path / name
+        work.mkdir()
+        (work / "s.py").write_text(script.format(second=second, target=target))
+        run = subprocess.run([sys.executable, "s.py"], cwd=work, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr[-500:]
+        rep = ExecutionReport(ok=True, files=[f for f in summarize_dir(str(work)) if f["path"] != "s.py"], workdir=str(work))
+        found[name] = [p for p in contract.check(rep) if "placed in one cell" in p]
+    assert found["one"] and "besides the straights and bends of routes" in found["one"][0], found
+    assert found["two"] == []
+    assert not contract_words.from_request("Place three straights of 10, 20 and 30 um in a row. Save s.gds.").placed_devices
+
+
 def test_contract_words_read_layers_copies_and_row_counts():
     """What a request makes (layers, placed copies, rows of a table) becomes checked evidence."""
     c = contract_words.from_request("Place four of the PDK's default TE grating couplers in a row with a 127 um pitch. "

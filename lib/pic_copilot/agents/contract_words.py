@@ -460,6 +460,19 @@ def _count(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBER_WORDS[word.lower()]
 
 
+# what a router places: a count of these is a count of route pieces, not of devices
+_ROUTE_PIECE_WORDS = re.compile(r"\b(?:straights?|bends?|tapers?|waveguides?|wires?|routes?|routing)\b", re.IGNORECASE)
+
+
+def placed_devices(prompt: str) -> bool:
+    """The placements a request counts are devices ("Place two of the PDK's MMIs"): no sentence
+    that gives the count names straights, bends, tapers, waveguides or routes, so route pieces
+    between the devices are not what was counted."""
+    counting = [sent for sent in _sentences(prompt) if _PLACES.search(sent)
+                and any(p.search(sent) for p in (_GRID, _ROW_OF, _VERB_COUNT))]
+    return bool(counting) and not any(_ROUTE_PIECE_WORDS.search(sent) for sent in counting)
+
+
 def placements(prompt: str) -> int:
     """How many cells a request places together in one cell ("4 columns and 3 rows" -> 12, "four
     ... couplers in a row" -> 4), 0 when its words say no such number. Only sentences that place
@@ -657,6 +670,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           csv_spans=csv_spans(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0,
+                          placed_devices=placed_devices(prompt) if makes_layout else False,
                           grid=grid(prompt) if makes_layout else {},
                           boxes=placed_boxes(prompt) if makes_layout else {},
                           labels=requested_labels(prompt) if makes_layout else {},

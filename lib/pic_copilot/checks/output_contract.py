@@ -136,6 +136,8 @@ class OutputContract:
         bbox: cell name -> [left, bottom, right, top] in um of that (top or active) cell (1 nm tolerance).
         placements: at least this many cell placements inside one cell (each element of an array
             counts: 4 x 3 is 12), in a written layout or the open layout.
+        placed_devices: the placements counted are devices ("place two MMIs"), so the straights and
+            bends a router adds between them do not count (where the layout summary tells them apart).
         boxes: "L/D" -> [left, bottom, right, top] in µm: a shape on that layer must span exactly this
             box in its cell's coordinates (a box drawn at a stated place; 1 nm tolerance).
         origins: [x, y] points in µm where some cell placement must have its origin ("the second
@@ -169,6 +171,7 @@ class OutputContract:
     rdb_items: dict[str, dict[str, int]] = field(default_factory=dict)
     bbox: dict[str, list[float]] = field(default_factory=dict)
     placements: int = 0
+    placed_devices: bool = False
     grid: dict[str, float] = field(default_factory=dict)
     boxes: dict[str, list[float]] = field(default_factory=dict)
     labels: dict[str, list[str]] = field(default_factory=dict)
@@ -236,6 +239,7 @@ class OutputContract:
             bbox=table("bbox", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
                        '{"TOP" = [0.0, 0.0, 10.0, 5.0]}'),
             placements=data.get("placements", 0),
+            placed_devices=data.get("placed_devices", False),
             grid=dict(data.get("grid", {})) if isinstance(data.get("grid", {}), dict) else data.get("grid"),
             boxes=table("boxes", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_number(n) for n in x),
                         '{"1/0" = [0.0, 0.0, 10.0, 5.0]}'),
@@ -245,6 +249,8 @@ class OutputContract:
         if not (isinstance(out.origins, list) and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
                                                       for p in out.origins)):
             raise ContractError(f"{source}: origins must be a list of [x, y] points, e.g. origins = [[200, 50]]")
+        if not isinstance(out.placed_devices, bool):
+            raise ContractError(f"{source}: placed_devices must be true or false")
         if not is_count(out.placements):
             raise ContractError(f"{source}: placements must be a whole number, e.g. placements = 12")
         if not isinstance(out.grid, dict) or set(out.grid) - set(GRID_KEYS) or \
@@ -374,14 +380,16 @@ class OutputContract:
     def _check_placements(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.placements:
             return
-        known = _known(layouts, "max_placements", int)
+        devices = self.placed_devices and any(isinstance(lay.get("max_device_placements"), int) for lay in layouts)
+        known = _known(layouts, "max_device_placements" if devices else "max_placements", int)
         if not known:
             problems.append(f"{self.placements} placed cells expected, but no layout was written or open to count them in")
         elif max(known) < self.placements:
             tops = {n: k for lay in layouts for n, k in (lay.get("top_instances") or {}).items()}
             what = "; ".join(f"the top cell {n!r} places {k} instance{'s' if k != 1 else ''}" for n, k in list(tops.items())[:3])
             problems.append(f"{self.placements} cells placed in one cell expected (each element of an array counts), "
-                            f"but no cell places more than {max(known)}" + (f" ({what})" if what else ""))
+                            f"but no cell places more than {max(known)}"
+                            + (" besides the straights and bends of routes" if devices else "") + (f" ({what})" if what else ""))
 
     def _check_grid(self, layouts: list[dict], problems: list[str]) -> None:
         if not self.grid:
@@ -646,8 +654,8 @@ def _layouts(report: ExecutionReport, files: dict) -> list[dict]:
         out.append({"cells": cells,
                     "layers": {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0)) for l in s.get("layers") or []},
                     "bboxes": {t["name"]: t.get("bbox") for t in s.get("top_cells") or []},
-                    "max_placements": s.get("max_placements"), "placement_grid": s.get("placement_grid"),
-                    "shape_boxes": s.get("shape_boxes"), "texts": s.get("texts"),
+                    "max_placements": s.get("max_placements"), "max_device_placements": s.get("max_device_placements"),
+                    "placement_grid": s.get("placement_grid"), "shape_boxes": s.get("shape_boxes"), "texts": s.get("texts"),
                     "instance_origins": s.get("instance_origins"),
                     "top_instances": {t["name"]: t["instances"] for t in s.get("top_cells") or []
                                       if isinstance(t.get("instances"), int)}})

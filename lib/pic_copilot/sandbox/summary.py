@@ -103,18 +103,33 @@ def summarize_layout(path: str, max_cells: int = 50, max_ports: int = 64) -> dic
         tops.append(entry)
     return {"dbu": dbu, "cells": ly.cells(), "cell_names": [c.name for c in ly.each_cell()][:max_cells],
             "top_cells": tops, "layers": layers, "max_placements": max_placements(ly),
+            "max_device_placements": max_placements(ly, skip=ROUTE_PIECE),
             "placement_grid": placement_grid(ly), "shape_boxes": shape_boxes(ly), "texts": texts(ly),
             "instance_origins": instance_origins(ly),
             "metadata": any(m.name.startswith("kfactory:") for c in ly.top_cells()[:1]
                             for m in c.each_meta_info())}
 
 
-def max_placements(ly, max_cells: int = 5000) -> int:
+#: cells a router places between devices (gdsfactory's route_single/route_bundle pieces)
+ROUTE_PIECE = re.compile(r"^(?:straight|bend|taper|wire|via_corner)(?:_|$)", re.IGNORECASE)
+
+
+def max_placements(ly, max_cells: int = 5000, skip: re.Pattern | None = None) -> int:
     """The most cell placements inside one cell (each element of an array instance counts): what
-    "an array of 4 x 3 rings" or "four couplers in a row" must leave behind."""
+    "an array of 4 x 3 rings" or "four couplers in a row" must leave behind.
+
+    Args:
+        ly: the layout.
+        max_cells: cells looked at, at most.
+        skip: placements of cells whose name this matches do not count (:data:`ROUTE_PIECE`: the
+            straights and bends a route adds are not the devices it connects).
+    """
     from itertools import islice
 
-    return max([sum(inst.na * inst.nb if inst.is_regular_array() else 1 for inst in cell.each_inst())
+    def counted(inst) -> bool:
+        return skip is None or not skip.match(ly.cell(inst.cell_index).name)
+
+    return max([sum(inst.na * inst.nb if inst.is_regular_array() else 1 for inst in cell.each_inst() if counted(inst))
                 for cell in islice(ly.each_cell(), max_cells)] or [0])
 
 
