@@ -233,7 +233,13 @@ def test_contract_words_read_layers_copies_and_row_counts():
     assert points.csv_rows == {"t.csv": 501}
     per_value = contract_words.from_request("For gaps 0.1 and 0.2 um sweep 1.5-1.6 um in 501 points and write g.csv with "
                                             "columns gap_um, fsr_nm.")
-    assert per_value.csv_rows == {}     # a table of results per gap, not the spectrum
+    assert per_value.csv_rows == {"g.csv": 2}     # a table of results per gap (a real a02 answer wrote one row), not the spectrum
+    mzi = contract_words.from_request("For arm length differences of 20, 40, 80 and 160 um sweep 1.50-1.60 um and write "
+                                      "fsr.csv with columns delta_length_um, fsr_nm.")
+    assert mzi.csv_rows == {"fsr.csv": 4}
+    for over_two in ("For widths 0.4, 0.5 and 0.6 um and lengths 10 and 20 um write t.csv with columns width_um, length_um, loss_db.",
+                     "For gaps 0.1 and 0.2 um sweep 1.5-1.6 um and write g.csv with columns gap_um, wavelength_um, T."):
+        assert contract_words.from_request(over_two).csv_rows == {}, over_two   # a row per pair / per sample
     # what may rightly be empty or is only read is not required
     assert contract_words.from_request("Check layer 1/0 of in.gds for widths below 0.3 um and mark each violation "
                                        "on layer 99/0 in out.gds.", inputs=("in.gds",)).layers == []

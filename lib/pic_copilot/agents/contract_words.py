@@ -543,10 +543,13 @@ _POINTS = re.compile(r"\b(\d+)\s+(?:points|samples|wavelengths|frequencies)\b", 
 _NUM = r"-?\d+(?:\.\d+)?"
 
 
-def _enumerated(prompt: str, noun: str) -> int:
-    """How many values the request lists for ``noun`` ("radius 5, 10, 15 and 20 µm" -> 4), 0 if none."""
+def _enumerated(prompt: str, noun: str, words_between: int = 0) -> int:
+    """How many values the request lists for ``noun`` ("radius 5, 10, 15 and 20 µm" -> 4), 0 if none;
+    ``words_between``: words that may stand between the noun and its values ("length differences of
+    20, 40 ... µm" for "length" with 1)."""
     stem = re.escape(noun.lower().rstrip("s")[:5])
-    for m in re.finditer(rf"\b{stem}\w*\b(?:\s+(?:of|=|:|values?|in))?\s*((?:{_NUM}\s*(?:µm|um|nm|mm)?\s*(?:,|\bor\b|\band\b)\s*)+"
+    between = rf"(?:\s+[A-Za-z]+){{0,{words_between}}}?" if words_between else ""
+    for m in re.finditer(rf"\b{stem}\w*\b{between}(?:\s+(?:of|=|:|values?|in))?\s*((?:{_NUM}\s*(?:µm|um|nm|mm)?\s*(?:,|\bor\b|\band\b)\s*)+"
                          rf"(?:and\s+|or\s+)?{_NUM})", prompt, re.IGNORECASE):
         n = len(re.findall(_NUM, m.group(1)))
         if n >= 2:
@@ -596,10 +599,36 @@ def csv_row_counts(prompt: str, files: list[str]) -> dict[str, int]:
         return {csvs[0]: n} if n else {}
     # a sampled spectrum: one row per point, when the table's first column is the swept variable
     header = csv_headers(prompt, files).get(csvs[0]) or [""]
+    per_value = _rows_per_listed_value(prompt, header)
+    if per_value:
+        return {csvs[0]: per_value}
     points = {int(p) for p in _POINTS.findall(prompt)}
     if len(points) == 1 and re.match(r"(wavelength|wl|lambda|freq)", header[0], re.IGNORECASE):
         return {csvs[0]: points.pop()}
     return {}
+
+
+_SWEPT_COLUMN = re.compile(r"(wavelength|wl|lambda|freq)", re.IGNORECASE)
+_UNIT_WORDS = frozenset({"um", "nm", "mm", "db", "deg", "rad", "ghz", "thz", "per", "the", "and"})
+
+
+def _listed_quantity(prompt: str, column: str) -> int:
+    """How many values the request lists for the quantity a column is named for ("delta_length_um"
+    and "arm length differences of 20, 40, 80 and 160 µm" -> 4), 0 if none."""
+    words = [w for w in re.split(r"[_\W]+", column.lower()) if len(w) >= 3 and w not in _UNIT_WORDS]
+    return next((n for w in words if (n := _enumerated(prompt, w, words_between=2))), 0)
+
+
+def _rows_per_listed_value(prompt: str, header: list[str]) -> int:
+    """The rows of a table of results per listed value: its first column is named for the one
+    quantity the request lists values of ("For arm length differences of 20, 40, 80 and 160 µm ...
+    write fsr.csv with columns delta_length_um, fsr_nm" -> 4). 0 when another column is listed too
+    (a table over two lists has a row per pair) or the table is a sampled spectrum."""
+    if len(header) < 2 or any(_SWEPT_COLUMN.match(c) for c in header):
+        return 0
+    if any(_listed_quantity(prompt, c) for c in header[1:]):
+        return 0
+    return _listed_quantity(prompt, header[0])
 
 
 _SORTED_BY = re.compile(rf"\b(?:sorted|ordered|sort(?:ing)?\s+(?:it|them|the\s+rows)?)\s+(?:in\s+ascending\s+order\s+)?by\s+"
