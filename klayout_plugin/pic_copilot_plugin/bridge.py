@@ -526,7 +526,8 @@ def execute(session: Session, code: str, workdir: str | None = None, description
 
 def file_stamps(folder: str, limit: int = 5000) -> dict:
     """{relative path: [size, mtime_ns]} of the files in ``folder`` (at most ``limit``), so that
-    files an earlier run left in a shared work folder are not read as this run's output."""
+    files an earlier run left in a shared work folder are not read as this run's output (the
+    engine's sandbox.summary.snapshot, which KLayout's Python cannot import)."""
     stamps = {}
     for dirpath, _dirs, files in os.walk(folder, followlinks=False):
         for name in files:

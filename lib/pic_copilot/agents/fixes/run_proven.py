@@ -9,7 +9,7 @@ import re
 from pathlib import PurePath
 
 from ...execution.report import ExecutionReport
-from .source import insert_after_imports, is_number_text, offset, parsed, replace_nodes, replace_spans
+from .source import insert_after_imports, is_number_text, offset, parsed, replace_nodes, replace_spans, values_set_once
 
 
 _FUNCTION_TYPES = ("function", "method", "builtin_function_or_method", "method-wrapper")
@@ -57,14 +57,11 @@ def call_uncalled_methods(code: str, rep: ExecutionReport) -> tuple[str, list[st
         return code, []
     on_line = [n for n in ast.walk(tree) if getattr(n, "lineno", None) == failing]
     shown = _functions_shown(str(exc.get("message") or ""), on_line)
-    assigned = {t.id: st.value for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
-                for t in st.targets if isinstance(t, ast.Name)}
-    stores = [t.id for st in ast.walk(tree) if isinstance(st, (ast.Assign, ast.AugAssign, ast.For))
-              for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target) if isinstance(t, ast.Name)]
+    single = values_set_once(tree)
     spans, called = set(), []
     for v in shown:
-        if isinstance(v, ast.Name) and v.id in assigned and stores.count(v.id) == 1:
-            v = assigned[v.id]
+        if isinstance(v, ast.Name) and v.id in single:
+            v = single[v.id]
         if isinstance(v, ast.Attribute) and v.end_lineno == v.lineno and (v.end_lineno, v.end_col_offset) not in spans:
             spans.add((v.end_lineno, v.end_col_offset))
             called.append(ast.unparse(v))
@@ -509,10 +506,7 @@ def name_box_and_point_parts(code: str, rep: ExecutionReport) -> tuple[str, list
 def _part_edits(code: str, tree: ast.Module, line: int) -> list[tuple[ast.Subscript, str]]:
     """The innermost subscripts by 0 or 1 on ``line`` of a box or point the script made, each with
     the attribute it means (``box[1]`` -> ``box.p2``)."""
-    stores = [t.id for st in ast.walk(tree) if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For))
-              for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target) if isinstance(t, ast.Name)]
-    single = {t.id: st.value for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
-              for t in st.targets if isinstance(t, ast.Name) and stores.count(t.id) == 1}
+    single = values_set_once(tree)
     found = [(n, kind) for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
              and n.lineno == line and n.end_lineno == line and _index_of(n) is not None
              and (kind := _geometry_kind(n.value, single))]

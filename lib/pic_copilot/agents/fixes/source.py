@@ -80,6 +80,13 @@ def stored_once(tree: ast.Module) -> set[str]:
     return {name for name, k in counts.items() if k == 1}
 
 
+def values_set_once(tree: ast.Module) -> dict[str, ast.expr]:
+    """Name -> its one value, for the names the script stores exactly once, by a plain assignment
+    anywhere in the tree (``bb = c.bbox()``): where the name is read, that value is what it holds."""
+    once = stored_once(tree)
+    return {name: value for name, value in assignments(tree, top_level=False) if name in once}
+
+
 def is_number_text(text: str) -> bool:
     """A table cell that reads as a number ("1.5", "-3", "1e-3")."""
     try:
