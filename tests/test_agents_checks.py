@@ -472,6 +472,11 @@ def test_a_layer_the_request_names_must_be_in_a_pya_script():
     dec = missing_layers("Add a rectangle on layer 2/0", "L, D = 20, 0\ncell.shapes(layout.layer(L, D)).insert(b)\n")
     assert dec and dec["decision"] == "revise" and "layout.layer(2, 0)" in dec["instructions"]
     assert missing_layers("Add a rectangle on layer 2/0", "li = layout.layer(2, 0)\n") is None
+    # the designer's sentence that names it says what goes there (real a06 revisions, told only the
+    # numbers, twice returned the script without the markers it asked for on 99/0)
+    dec = missing_layers("Check widths on layer 1/0. Show the errors as markers: the narrow parts on "
+                         "layer 99/0. Write n.json.", "li = layout.layer(1, 0)\n")
+    assert '99/0 ("the narrow parts on layer 99/0.")' in dec["instructions"], dec["instructions"]
     assert missing_layers("count shapes on layer 2/0", "want = '2/0'\n") is None
     # gdsfactory scripts name layers through cross-sections: not read
     assert missing_layers("a straight on the waveguide layer (1/0)", "import gdsfactory as gf\n") is None

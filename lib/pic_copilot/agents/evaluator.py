@@ -514,11 +514,23 @@ def missing_layers(prompt: str, script: str) -> dict | None:
     if not missing:
         return None
     first = missing[0].split("/")
+    said = sentence_naming(prompt, missing[0])
     return decision("revise", "programmer",
-                    f"The designer named layer {', '.join(missing)}, but the script never uses "
-                    f"{'that layer' if len(missing) == 1 else 'those layers'}: a layer is its layer "
-                    f"and datatype numbers, e.g. layout.layer({first[0]}, {first[1]}) for {missing[0]}.",
-                    "layers")
+                    f"The designer named layer {', '.join(missing)}" + (f' ("{said}")' if said else "")
+                    + f", but the script never uses {'that layer' if len(missing) == 1 else 'those layers'}: "
+                    f"a layer is its layer and datatype numbers, e.g. layout.layer({first[0]}, {first[1]}) for "
+                    f"{missing[0]}, and cell.shapes(layout.layer({first[0]}, {first[1]})).insert(region) puts a "
+                    "Region's shapes on it.", "layers")
+
+
+def sentence_naming(prompt: str, layer: str, limit: int = 240) -> str:
+    """The request's sentence (or clause after a colon) that names ``layer`` ("2/0"), so a revision
+    is told what the designer wanted on it, not only its numbers; "" when none does."""
+    for part in re.split(r"(?<=[.;:!?])\s+|\n+", prompt):
+        if re.search(rf"(?<![\d/]){re.escape(layer)}(?![\d/])", part):
+            part = part.strip(" -")
+            return part if len(part) <= limit else part[:limit].rsplit(" ", 1)[0] + " ..."
+    return ""
 
 
 def _layer_pairs(tree: ast.AST) -> set[tuple[int, int]]:
