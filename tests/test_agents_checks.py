@@ -655,6 +655,32 @@ def test_a_csv_header_kept_from_an_example_is_renamed_to_the_requested_one():
         {"path": "t.csv", "kind": "table", "summary": {"first_row": ["T", "cross"]}}]})) == {}
 
 
+def test_json_keys_that_carry_a_rules_value_are_renamed_to_the_requested_keys():
+    """A real a06 candidate wrote {"width_0.4": n, "space_0.3": n} through f-string keys for
+    {"width": n, "space": n}: each written key that shares a word with exactly one missing key is
+    renamed where the script makes it, as a dict key or a stored subscript."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    contract = OutputContract(files=["drc.json"], json_keys={"drc.json": ["width", "space"]})
+
+    def wrote(*keys):
+        return ExecutionReport.from_dict({"ok": True, "files": [
+            {"path": "drc.json", "kind": "json", "summary": {"type": "dict", "keys": list(keys)}}]})
+
+    code = ('import json\nW, S = 0.4, 0.3\nwidth = {f"width_{W:g}": 3}\nout = dict(width)\n'
+            'out[f"space_{S:g}"] = 5\nlabel = f"width_{W:g} um"\njson.dump(out, open("drc.json", "w"))\n')
+    fixed, done = fixes.rename_json_keys(code, contract, wrote("width_0.4", "space_0.3"))
+    assert "width = {'width': 3}" in fixed and "out['space'] = 5" in fixed, fixed
+    assert 'label = f"width_{W:g} um"' in fixed   # a text that is not a key stays
+    assert done and "'width_0.4' -> 'width'" in done[0]
+    # keys that name no requested key, or two, or the right keys already: nothing
+    assert fixes.json_key_renames(contract, wrote("n_errors", "total")) == {}
+    assert fixes.json_key_renames(contract, wrote("width_space", "other")) == {}
+    assert fixes.json_key_renames(contract, wrote("width", "space")) == {}
+    assert fixes.rename_json_keys(code, contract, wrote("width", "space")) == (code, [])
+
+
 def test_a_swept_column_off_by_a_power_of_ten_loses_that_factor():
     """``wl * 1e-3`` written under wavelength_um for a 1.5-1.6 um sweep (a real m05 answer, kept three
     rounds): the run proves the factor 1/1000, the one multiplication by it goes."""

@@ -993,6 +993,61 @@ def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[st
     return replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
 
 
+def json_key_renames(contract, report: ExecutionReport) -> dict[str, str]:
+    """Written key -> requested key, for JSON objects the run wrote without requested keys where each
+    missing key shares a word with exactly one written key that is not requested, and that key with
+    no other missing one (``width_0.4`` / ``space_0.3`` for ``{"width": n, "space": n}``: a real a06
+    candidate put the rule's value into its key names)."""
+    out: dict[str, str] = {}
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    for name, want in contract.json_keys.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        have = [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else []
+        missing = [k for k in want if k not in have]
+        extra = [k for k in have if k not in want]
+        for k in missing:
+            sharing = [g for g in extra if _name_words(g) & _name_words(k)]
+            if len(sharing) == 1 and [m for m in missing if _name_words(sharing[0]) & _name_words(m)] == [k]:
+                out[sharing[0]] = k
+    return out
+
+
+def _key_pattern(node: ast.AST) -> re.Pattern | None:
+    """What a string key expression can produce: its own text, or an f-string's text with any value
+    in each placeholder; None for other expressions."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return re.compile(re.escape(node.value))
+    if isinstance(node, ast.JoinedStr):
+        return re.compile("".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?" for v in node.values))
+    return None
+
+
+def rename_json_keys(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """The script with the JSON keys it wrote instead of the requested ones (see
+    :func:`json_key_renames`) replaced by the requested names where it spells them: a dict
+    display's key or a subscript it stores to, a string or an f-string that makes exactly that key.
+
+    Returns the script and what was renamed.
+    """
+    renames = json_key_renames(contract, report)
+    tree = parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    keys = [k for n in ast.walk(tree) if isinstance(n, ast.Dict) for k in n.keys if k is not None]
+    keys += [n.slice for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)]
+    spans, done = set(), {}
+    for k in keys:
+        pattern = _key_pattern(k)
+        hits = [g for g in renames if pattern is not None and pattern.fullmatch(g)] if k.lineno == k.end_lineno else []
+        if len(hits) == 1:
+            spans.add((k.lineno, k.col_offset, k.end_col_offset, repr(renames[hits[0]])))
+            done[hits[0]] = renames[hits[0]]
+    if not spans:
+        return code, []
+    said = ", ".join(f"{old!r} -> {new!r}" for old, new in done.items())
+    return replace_spans(code, spans), [f"renamed the JSON key(s) {said} (the keys the designer asked for)"]
+
+
 def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
     """``csv.writer(handle, ...)`` (the module's writer, not a DictWriter)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writer"
