@@ -60,6 +60,16 @@ class Candidate:
         warnings = sum(f.get("severity") == "warning" for f in self.findings)
         return (STAGES.index(self.stage), -len(self.problems), -len(self.hints), -warnings, -self.index)
 
+    def mark_unchanged(self) -> None:
+        """This candidate answered a revision prompt with the script it was to revise: no progress.
+        It ranks with a copied example, below every changed candidate that ran (a real a06 round
+        kept the unchanged script, which only lacked two requested layers, over a changed one that
+        only misnamed two JSON keys; the next round then had to start over), and above changed
+        scripts that do not even pass the static checks."""
+        if STAGES.index(self.stage) > STAGES.index("copied"):
+            self.stage = "copied"
+            self.problems = ["the revision returned the script unchanged"] + self.problems
+
     def repaired(self, failed: Candidate) -> bool:
         """This candidate, ``failed`` after a repair its run proved, is the better one to keep: it has
         better evidence, or it too failed at run time but with another error, so the repair removed

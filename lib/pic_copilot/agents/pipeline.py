@@ -611,8 +611,10 @@ class _Run:
         ``revising``: the candidate this round's prompt asks to revise. A candidate that is the same
         program (a 1.5B model answered 20 of 50 revision prompts of three benchmark runs with the
         script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
-        start without the failed script in view."""
+        start without the failed script in view, and ranks below the round's changed candidates
+        that ran (:meth:`Candidate.mark_unchanged`)."""
         k = max(1, self.cfg.candidates)
+        revised = revising
         temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
         temps = (temps + [temps[-1]] * k)[:k]
         out: list[Candidate] = []
@@ -641,6 +643,8 @@ class _Run:
                     break
                 cut = "programmer"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
+            if revised is not None and not cand.passed and same_code(cand.script, revised.script):
+                cand.mark_unchanged()
             self.candidate_s.append(time.monotonic() - began)
             cand.prompt = user
             self.io.script(cand.script, rnd)
