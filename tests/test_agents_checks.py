@@ -2258,3 +2258,25 @@ def test_a_box_indexed_like_gdsfactory_7s_bbox_array_gets_its_corners_by_name(tm
     fixed, done = fixes.name_box_and_point_parts(other, ExecutionReport(ok=False, stderr=run.stderr,
                                                                         exception=last_exception(run, "TypeError")))
     assert (fixed, done) == (other, []) and "not subscriptable" in run.stderr
+
+
+def test_an_invented_component_name_is_told_the_real_one_its_words_name_in_the_cookbook():
+    """A real a04 run wrote gf.components.allpass_ring in all nine candidates: the spelling
+    suggestions offered seal_ring, nothing named ring_single. The verified recipes whose words
+    match the invented name's say which real function the namespace has for it."""
+    from pic_copilot.agents import retrieve
+
+    code = ("import gdsfactory as gf\nc = gf.components.allpass_ring(radius=10)\n"
+            "d = gf.components.double_bus_ring()\ne = gf.components.ring_singel()\ngf.Component.add_ring_label(c)\n")
+    found = {f["name"]: f for f in retrieve.name_invented_apis(checks.api_check(code, retrieve.symbol_index()))}
+    allpass = found["gdsfactory.components.allpass_ring"]
+    assert allpass["suggestions"][0] == "gdsfactory.components.ring_single"
+    assert "Did you mean: gdsfactory.components.ring_single," in allpass["message"]
+    assert 'the verified recipe "All-pass ring resonator' in allpass["message"]
+    assert "gdsfactory.components.ring_double" in found["gdsfactory.components.double_bus_ring"]["suggestions"][:2]
+    # a typo keeps its spelling mend, and a class's unknown method gets no recipe's word
+    typo = found["gdsfactory.components.ring_singel"]
+    assert typo["suggestions"][0] == "gdsfactory.components.ring_single" and "verified recipe" not in typo["message"]
+    assert "verified recipe" not in found["gdsfactory.Component.add_ring_label"]["message"]
+    # without the cookbook's words the finding is left as it was
+    assert retrieve.cookbook_meaning("gdsfactory.components.zz_qq") == ()

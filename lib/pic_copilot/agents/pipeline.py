@@ -348,6 +348,8 @@ class _Run:
         findings, review = checks_mod.static_findings(script, self.req.mode, self.index or None, self.checks,
                                                       interactive_pya=interactive_pya,
                                                       observations=self.observations or None)
+        if self.cfg.examples == "cookbook":
+            findings = retrieve.name_invented_apis(findings)
         self.rec.add_time("check", time.monotonic() - t0)
         return findings, review
 

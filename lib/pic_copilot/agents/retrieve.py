@@ -2,9 +2,9 @@
 (no documentation, no API check) instead of failing the request; the reason goes to the run record."""
 from __future__ import annotations
 
-import re
-
+import difflib
 import functools
+import re
 
 from .. import retrieval
 
@@ -308,3 +308,76 @@ def recipe_messages(found: list) -> tuple:
         fence = "ruby" if r.kind == "deck" else "python"   # a KLayout DRC deck is the DRC engine's Ruby DSL
         msgs.append({"role": "assistant", "content": f"```{fence}\n{r.code.strip()}\n```"})
     return tuple(msgs)
+
+
+#: how many recipes an invented name's words are searched in, and how many real APIs it is told
+MEANING_DEPTH = 12
+MEANT_APIS = 2
+#: a suggestion this close in spelling to an unknown name is a typo's mend, not another meaning
+SPELLING_RATIO = 0.85
+_UNKNOWN = "does not exist in the installed version"
+
+
+def _name_words(leaf: str) -> list[str]:
+    """An identifier's words: ``allpass_ring`` -> allpass, ring; ``addText`` -> add, text."""
+    return [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", leaf) if w]
+
+
+@functools.lru_cache(maxsize=256)
+def cookbook_meaning(name: str) -> tuple[tuple[str, str], ...]:
+    """``(API, recipe title)`` pairs for a function that does not exist: the real functions of the
+    same namespace that the verified recipes nearest to its words call, when they share one of its
+    words (``gdsfactory.components.allpass_ring`` -> ``ring_single``, from "All-pass ring resonator
+    ..."). Spelling neighbours miss these (allpass_ring -> seal_ring), and a real a04 run kept the
+    invented name for three rounds. Class members get none: a method's words say what it does,
+    not which class has it.
+
+    Args:
+        name: the dotted name the script used (``gdsfactory.components.allpass_ring``).
+    """
+    from ..retrieval import cookbook
+
+    owner, _, leaf = name.rpartition(".")
+    index = symbol_index()
+    info = index.lookup(owner) if index is not None and owner else None
+    if index is None or not owner or (info or {}).get("kind") == "class":
+        return ()
+    words = [w for w in _name_words(leaf) if len(w) >= 3]
+    if not words:
+        return ()
+    try:
+        hits = cookbook.search_recipes(" ".join(words), k=MEANING_DEPTH)
+    except retrieval.RetrievalError:
+        return ()
+    out: dict[str, str] = {}
+    for r in hits:
+        for api in r.apis:
+            real_leaf = api.rpartition(".")[2].lower()
+            if (api.rpartition(".")[0] == owner and api not in out and index.has(api)
+                    and any(w in real_leaf for w in words)):
+                out[api] = r.title
+    return tuple(out.items())[:MEANT_APIS]
+
+
+def _misspelt(name: str, suggestions: list[str]) -> bool:
+    """A suggestion spelt almost like ``name`` (``ring_singel`` / ``ring_single``): a typo, which the
+    spelling suggestions already mend."""
+    leaf = name.rpartition(".")[2]
+    return any(difflib.SequenceMatcher(None, leaf, s.rpartition(".")[2]).ratio() >= SPELLING_RATIO for s in suggestions)
+
+
+def name_invented_apis(findings: list[dict]) -> list[dict]:
+    """``findings`` with each unknown-function finding told which real function the cookbook uses for
+    its words (see :func:`cookbook_meaning`): named in its message and first among its suggestions,
+    which the revision's documentation lookup reads."""
+    out = []
+    for f in findings:
+        meant = cookbook_meaning(f["name"]) if f.get("kind") == "api" and _UNKNOWN in f.get("message", "") \
+            and f.get("name") and not _misspelt(f["name"], f.get("suggestions") or []) else ()
+        if meant:
+            told = "; ".join(f"the verified recipe \"{title}\" calls {api}" for api, title in meant)
+            sug = [a for a, _ in meant] + [s for s in f.get("suggestions") or [] if s not in dict(meant)]
+            spelt = re.sub(r" Did you mean: [^?]*\?", "", f["message"])
+            f = dict(f, message=f"{spelt} Did you mean: {', '.join(sug[:3])}? By its words, {told}.", suggestions=sug)
+        out.append(f)
+    return out
