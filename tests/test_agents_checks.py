@@ -2280,3 +2280,17 @@ def test_an_invented_component_name_is_told_the_real_one_its_words_name_in_the_c
     assert "verified recipe" not in found["gdsfactory.Component.add_ring_label"]["message"]
     # without the cookbook's words the finding is left as it was
     assert retrieve.cookbook_meaning("gdsfactory.components.zz_qq") == ()
+
+
+def test_an_integer_box_length_compared_with_micrometres_is_a_static_error():
+    """A real a08 script tested `shape.bbox().width() < 0.5` to find rectangles narrower than 0.5 um:
+    bbox() measures in database units, so nothing was found and the run looked fine. Scaled or
+    micrometre boxes, and whole numbers (which may be database units), are left alone."""
+    code = ("MIN_W = 0.5\nfor shape in cell.shapes(li):\n    if shape.bbox().width() < MIN_W:\n        pass\n"
+            "    if 0.25 > shape.bbox().left:\n        pass\n    if shape.bbox().height() * dbu < 0.5:\n        pass\n"
+            "    if shape.dbbox().width() < 0.5 or shape.bbox().width() < 500:\n        pass\n")
+    found = checks.dbu_micron_comparisons(code)
+    assert [f["line"] for f in found] == [3, 5]
+    assert "shape.dbbox().width()" in found[0]["message"] and "MIN_W = 0.5 is in µm" in found[0]["message"]
+    assert all(f["severity"] == "error" for f in found)
+    assert any(f["kind"] == "units" for f in checks.static_findings(code, "interactive", None, interactive_pya=True)[0])

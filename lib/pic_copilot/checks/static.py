@@ -1282,6 +1282,56 @@ def layer_number_check(code: str) -> list[dict]:
     return out
 
 
+#: what an integer box measures: ``X.bbox().width()``, ``X.bbox().left``
+_BOX_MEASURES = frozenset({"width", "height", "area", "perimeter", "left", "right", "top", "bottom"})
+
+
+def _box_measure(node: ast.AST) -> bool:
+    """``X.bbox().width()`` / ``X.bbox().left``: a length of KLayout's integer box, in database units
+    (``bbox()`` of a Shape, Cell, Instance, Polygon, Region or gdsfactory Component; ``dbbox()`` is
+    the micrometre one)."""
+    if isinstance(node, ast.Call) and not node.args:
+        node = node.func
+    return (isinstance(node, ast.Attribute) and node.attr in _BOX_MEASURES and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "bbox")
+
+
+def dbu_micron_comparisons(code: str) -> list[dict]:
+    """``shape.bbox().width() < 0.5``: an integer box's length (database units, usually nm) compared with
+    a fractional number, which a request gives in µm; a real a08 script "widened" no rectangle that
+    way, and the run looked fine. The number may be written or a name set once to it (``MIN_W = 0.5``)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    stores = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    floats = {st.targets[0].id: st.value.value for st in tree.body
+              if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+              and isinstance(st.value, ast.Constant) and stores.count(st.targets[0].id) == 1}
+
+    def micrometres(node: ast.AST) -> float | None:
+        v = node.value if isinstance(node, ast.Constant) else floats.get(node.id) if isinstance(node, ast.Name) else None
+        return v if type(v) is float and 0 < abs(v) < 1000 and v != int(v) else None
+
+    out, seen = [], set()
+    for cmp in ast.walk(tree):
+        if not isinstance(cmp, ast.Compare):
+            continue
+        sides = [cmp.left, *cmp.comparators]
+        for a, b in zip(sides, sides[1:]):
+            box, num = (a, b) if _box_measure(a) else (b, a) if _box_measure(b) else (None, None)
+            value = micrometres(num) if box is not None else None
+            if value is None or cmp.lineno in seen:
+                continue
+            seen.add(cmp.lineno)
+            text = ast.unparse(box)
+            out.append({"kind": "units", "severity": "error", "line": cmp.lineno,
+                        "message": f"line {cmp.lineno}: {text} is in database units (integers, usually nm) but "
+                                   f"{ast.unparse(num) + ' = ' if isinstance(num, ast.Name) else ''}{value:g} is in µm: compare the micrometre box, "
+                                   f"{text.replace('.bbox()', '.dbbox()', 1)}, or convert ({text} * layout.dbu)"})
+    return out
+
+
 def endless_iterator_loops(code: str) -> list[dict]:
     """``while not it.at_end():`` whose body never calls ``it.next()``: KLayout's iterators (shapes,
     instances, cells) advance only with next(), so the loop never ends; a real m12 candidate ran into
@@ -1379,6 +1429,7 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
         found = engine_import_in_open_layout_edit(code, found)
     found += api_check(code, index, predefined, observations=observations)
     found += layer_number_check(code)
+    found += dbu_micron_comparisons(code)
     found += endless_iterator_loops(code)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review
