@@ -442,6 +442,12 @@ def test_lint_rules():
     assert lint_recipe(r) == []
     r.code = "import pya\nly = pya.Layout()\n" + r.code
     assert len(lint_recipe(r)) == 2
+    r = cb.parse_recipe(SAMPLES / "edit" / "add_box_edit.py", SAMPLES)
+    code = r.code
+    r.code = code + "\nlayout.write('all.gds')\n"
+    assert any("never saves the open layout" in p for p in lint_recipe(r))
+    r.code = code + "\nopts = pya.SaveLayoutOptions()\nopts.select_cell(cell.cell_index())\nlayout.write('part.oas', opts)\n"
+    assert lint_recipe(r) == []   # exporting cells to a file of the work folder
     n = cb.parse_recipe(SAMPLES / "layout" / "mmi_new.py", SAMPLES)
     n.code = n.code.replace("with_metadata=False", "")
     assert any("with_metadata=False" in p for p in lint_recipe(n))
@@ -552,6 +558,32 @@ def test_a_grid_request_is_shown_a_recipe_that_places_in_rows_and_columns():
     grid, _ = recipes(query, ("sandbox", "new"), 2, places=12, two_d=True)
     assert any(places_in_rows_and_columns(r.code) for r in grid) and grid[0].id == plain[0].id, [r.id for r in grid]
     assert len(grid) <= 2
+
+
+def test_a_requested_layout_plot_or_report_file_is_shown_written_by_a_recipe():
+    """A real a01 run, shown only a ring filter's simulation recipe, wrote the spectrum and the JSON
+    but never the requested GDS. A kind of file the contract asks for that no recipe shown writes
+    (layout, report database, plot) brings the nearest recipe that writes one; a JSON or CSV file
+    does not (any model writes those), and a request that is shown one keeps its recipes."""
+    from pic_copilot.agents.retrieve import recipes
+
+    def writes(found, suffix):
+        return any(f.lower().endswith(suffix) for r in found for f in r.expect.files)
+
+    query = ("Simulate an add-drop ring with SAX: two ideal couplers of 10 % power coupling and two half-ring "
+             "waveguides, swept over 1.54-1.56 um. Also save the PDK's double-bus ring of radius 20 um as ring.gds, "
+             "and write spectrum.csv with the through and drop powers.")
+    plain, _ = recipes(query, ("sandbox",), 2)
+    shown, _ = recipes(query, ("sandbox",), 2, outputs=("ring.gds", "spectrum.csv"))
+    assert not writes(plain, ".gds"), [r.id for r in plain]
+    assert writes(shown, ".gds") and shown[0].id == plain[0].id and len(shown) <= 2, [r.id for r in shown]
+    assert recipes(query, ("sandbox",), 2, outputs=("spectrum.csv", "peaks.json"))[0] == plain
+    plot = ("Sweep the coupling of an all-pass ring in SAX and write the through power to sweep.csv, "
+            "then plot the spectra and save the figure as sweep.png.")
+    shown, _ = recipes(plot, ("sandbox",), 2, outputs=("sweep.csv", "sweep.png"))
+    assert writes(shown, ".png") and shown == recipes(plot, ("sandbox",), 2)[0], [r.id for r in shown]
+    box = "Save a 10 um by 5 um rectangle on layer 1/0 as box.gds."
+    assert recipes(box, ("sandbox",), 2, outputs=("box.gds",))[0] == recipes(box, ("sandbox",), 2)[0]
 
 
 def test_the_static_check_accepts_every_verified_script():

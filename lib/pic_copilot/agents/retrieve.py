@@ -106,8 +106,17 @@ ARRANGING_DEPTH = 12
 GRID_QUERY = "place a cell as an array of columns and rows with an x and y pitch"
 
 
+#: output files whose writing an example must show when the request asks for one: a layout file, a
+#: report database, a plot (a CSV or JSON file is a few lines any model knows)
+SHOWN_WRITERS = (".gds", ".oas", ".lyrdb", ".png")
+#: what writing each of them is, in words, for when the request's own words find no recipe that does
+WRITER_QUERIES = {".gds": "write the layout to a GDS file", ".oas": "save the layout as an OASIS file",
+                  ".lyrdb": "save the violations to a report database lyrdb file with categories",
+                  ".png": "plot the result and save the figure as a PNG image"}
+
+
 def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: bool = False,
-            places: int = 0, two_d: bool = False) -> tuple[list, str | None]:
+            places: int = 0, two_d: bool = False, outputs: tuple[str, ...] = ()) -> tuple[list, str | None]:
     """The ``k`` cookbook recipes of these kinds nearest to a request, and an error message when the
     cookbook cannot answer (generation then uses the fixed examples).
 
@@ -125,6 +134,9 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: 
         two_d: the placements form columns and rows (the contract's grid): the arranging recipe must
             then place in two directions (a real m02 run copied a row of renamed rings into twelve
             in a line for "4 columns and 3 rows", three rounds).
+        outputs: the files the request asks for (its output contract). When it asks for a kind of
+            file in SHOWN_WRITERS that no recipe shown writes, the nearest recipe among the first
+            ARRANGING_DEPTH that writes one is shown too (see :func:`writer_for_missing_output`).
     """
     from ..retrieval import cookbook
 
@@ -143,7 +155,40 @@ def recipes(query: str, kinds: tuple[str, ...], k: int = 2, starts_from_layout: 
         arranging = next((r for r in deeper if arranges(r.code) and r.id not in {f.id for f in found}), None)
         if arranging is not None:
             found = found[:max(1, k - 1)] + [arranging]
+    writer = writer_for_missing_output(found, query, kinds, outputs) if found else None
+    if writer is not None:
+        # it takes the last place, unless that place shows the arrangement the request needs
+        found = found[:k - 1] + [writer] if len(found) >= k and k > 1 and places < 2 else found + [writer]
     return found, None
+
+
+def _suffix(name: str) -> str:
+    return ("." + name.rsplit(".", 1)[1].lower()) if "." in name else ""
+
+
+def writer_for_missing_output(found: list, query: str, kinds: tuple[str, ...], outputs: tuple[str, ...]):
+    """The nearest recipe (among the first ARRANGING_DEPTH for ``query``) that writes a kind of file
+    the request asks for and no recipe in ``found`` writes, for the kinds in SHOWN_WRITERS; None when
+    none is missing or none is found. Over the project's 24 advanced tasks, 8 asked for such a file
+    that no example shown wrote (a GDS beside a simulation, a report database, an OASIS copy, a
+    plot), and a real a01 run wrote the spectrum and the JSON of a ring filter but never its GDS."""
+    from ..retrieval import cookbook
+
+    shown = {_suffix(f) for r in found for f in r.expect.files}
+    missing = [s for s in SHOWN_WRITERS if s in {_suffix(o) for o in outputs} and s not in shown]
+    if not missing or all(r.kind == "deck" for r in found):
+        return None
+    ids = {r.id for r in found}
+    try:
+        # the request's words, then with the writing's words first (nearest to both), then those alone
+        for words in (query, *(f"{WRITER_QUERIES[s]}. {query}" for s in missing), *(WRITER_QUERIES[s] for s in missing)):
+            writer = next((r for r in cookbook.search_recipes(words, k=ARRANGING_DEPTH, kind=kinds) if r.id not in ids
+                           and any(_suffix(f) in missing for f in r.expect.files)), None)
+            if writer is not None:
+                return writer
+    except retrieval.RetrievalError:
+        pass
+    return None
 
 
 _PLACING_CALLS = frozenset({"add_ref", "insert", "grid", "pack", "CellInstArray", "DCellInstArray"})
