@@ -99,8 +99,9 @@ def lint_recipe(recipe: Recipe) -> list[str]:
             problems.append(f"an edit recipe uses the globals KLayout provides and imports nothing of {m.group(1)}")
         if re.search(r"\bpya\.Layout\s*\(", code):
             problems.append("an edit recipe works on the open `layout`; it never creates a pya.Layout()")
-        if re.search(r"\blayout\.(write|save)\s*\(", code):
-            problems.append("an edit recipe never saves the open layout (layout.write)")
+        if re.search(r"\blayout\.(write\s*\([^,()]*\)|save\s*\()", code):
+            # exporting cells to a file of the work folder takes options (SaveLayoutOptions.select_cell)
+            problems.append("an edit recipe never saves the open layout as a whole (layout.write(path))")
     elif recipe.kind == "new":
         if "gdsfactory" not in code:
             problems.append("a new recipe builds a gdsfactory component")
