@@ -2175,6 +2175,24 @@ def test_a_component_given_to_add_is_added_as_a_reference(tmp_path):
     assert fixes.fix_component_added_as_reference(other, "sandbox") == (other, None)
 
 
+def test_a_reference_adding_its_own_ports_is_dropped_and_the_script_builds(tmp_path):
+    """`mmi.add_ports(mmi.ports)` after `mmi = top << ...` failed with "'Instance' object has no attribute
+    'add_ports'" in all three candidates of a real a04 round: a placed reference has its ports already.
+    The statement goes, in a loop too; the parent exposing a reference's ports stays."""
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\ntop = gf.Component('D')\n"
+            "mmi = top << gf.components.mmi1x2()\nmmi.add_ports(mmi.ports)\n"
+            "ring = top.add_ref(gf.components.ring_single(radius=10))\nring.add_ports(ring.ports)\nring.move((100, 0))\n"
+            "top.add_ports(ring.ports, prefix='r_')\nfor i in range(2):\n    s = top << gf.components.straight()\n"
+            "    s.add_ports(s.ports)\n    s.movey(20 * (i + 1))\nprint(len(top.insts), len(top.ports))\n")
+    fixed, what = fixes.fix_reference_adding_its_own_ports(code, "sandbox")
+    assert "mmi.add_ports" not in fixed and "ring.add_ports" not in fixed and "s.add_ports" not in fixed, fixed
+    assert "top.add_ports(ring.ports, prefix='r_')" in fixed and "mmi.add_ports(mmi.ports)" in what
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.split() == ["4", "2"], run.stderr[-800:]
+    other = "c = gf.Component()\nc.add_ports(gf.components.mmi1x2().ports)\n"
+    assert fixes.fix_reference_adding_its_own_ports(other, "sandbox") == (other, None)
+
+
 def test_a_klayout_iterator_loop_that_never_advances_is_found_and_advanced():
     """A real m12 candidate's `while not walker.at_end():` never called walker.next() and ran into the
     120 s limit in two rounds. The check finds it, the fix adds walker.next() as the body's last
