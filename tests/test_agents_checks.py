@@ -2193,6 +2193,25 @@ def test_a_reference_adding_its_own_ports_is_dropped_and_the_script_builds(tmp_p
     assert fixes.fix_reference_adding_its_own_ports(other, "sandbox") == (other, None)
 
 
+def test_a_cross_section_placed_as_a_component_becomes_a_straight_of_it(tmp_path):
+    """`top << gf.cross_section.rib(...)` failed with "Expected a Component, got CrossSection" in all
+    three candidates of a real a04 round ("a straight rib waveguide"). The placed thing becomes a
+    straight of that cross-section, also through a name set once; a cross-section given to a
+    component is left alone, and the script builds."""
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\ntop = gf.Component('D')\n"
+            "rib = top << gf.cross_section.rib(width=0.5)\nrib.movey(100)\n"
+            "xs = gf.cross_section.strip(width=0.6)\nw = top.add_ref(xs)\n"
+            "s = top << gf.components.straight(length=5, cross_section=gf.cross_section.rib())\n"
+            "print(len(top.insts), sorted(round(i.cell.ports['o1'].width, 3) for i in top.insts))\n")
+    fixed, what = fixes.fix_cross_section_placed_as_a_component(code, "sandbox")
+    assert "top << gf.components.straight(cross_section=gf.cross_section.rib(width=0.5))" in fixed, fixed
+    assert "top.add_ref(gf.components.straight(cross_section=xs))" in fixed and what
+    assert "gf.components.straight(length=5, cross_section=gf.cross_section.rib())" in fixed
+    run = subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "3 [0.5, 0.5, 0.6]", (run.stdout, run.stderr[-800:])
+    assert fixes.fix_cross_section_placed_as_a_component(fixed, "sandbox") == (fixed, None)
+
+
 def test_a_klayout_iterator_loop_that_never_advances_is_found_and_advanced():
     """A real m12 candidate's `while not walker.at_end():` never called walker.next() and ran into the
     120 s limit in two rounds. The check finds it, the fix adds walker.next() as the body's last

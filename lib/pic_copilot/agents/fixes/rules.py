@@ -21,7 +21,7 @@ from .findings import (KLAYOUT_MODULES, add_missing_imports, drop_imports_that_b
                        rename_reordered_keywords, use_the_global_that_has_it, make_regions_for_region_methods, make_regions_of_layer_operands, make_regions_of_shapes, use_the_defined_spelling, call_methods_read_as_values, use_the_box_sides, use_the_bare_global, spread_layer_pairs, advance_iterator_loops, drop_keywords_given_twice, use_the_classs_word, use_the_operator,
                        use_the_module_that_has_it)
 from .run_proven import POINT_OF, is_shape_constructor, point_spans
-from .source import assignments, drop_statements, insert_at_top, parsed, replace_spans, stored_once
+from .source import assignments, drop_statements, insert_at_top, parsed, replace_spans, stored_once, values_set_once
 
 
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
@@ -235,6 +235,52 @@ def fix_reference_adding_its_own_ports(code: str, mode: str) -> tuple[str, str |
     fixed = drop_statements(code, drop)
     return fixed, (f"removed {', '.join(f'{n}.add_ports({n}.ports)' for n in names)} (a placed reference has its "
                    "component's ports already; a reference has no add_ports in gdsfactory 9)")
+
+
+def _is_cross_section_call(node: ast.AST, gf: set[str]) -> bool:
+    """``gf.cross_section.rib(...)`` / ``gf.get_cross_section(...)``: a call that makes a CrossSection."""
+    if not isinstance(node, ast.Call):
+        return False
+    chain, base = attribute_chain(node.func)
+    return isinstance(base, ast.Name) and base.id in gf and (chain[:1] == ["cross_section"] and len(chain) == 2
+                                                           or chain == ["get_cross_section"])
+
+
+def fix_cross_section_placed_as_a_component(code: str, mode: str) -> tuple[str, str | None]:
+    """``c << gf.cross_section.rib(...)`` -> ``c << gf.components.straight(cross_section=gf.cross_section.rib(...))``:
+    a cross-section is a waveguide's profile, not a component; placing one fails with "Expected a
+    Component, got CrossSection" (all three candidates of a real a04 round, asked for "a straight
+    rib waveguide"). A straight of that cross-section is the component it describes (its default
+    length: a length the request gives is then one the value checks find missing, not a crash).
+    Also for a name set once to such a call (``xs = gf.cross_section.rib()``, then ``c << xs``)."""
+    if "cross_section" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    from ...checks.static import _aliases
+
+    gf = {a for a, full in _aliases(tree).items() if full == "gdsfactory"}
+    if not gf:
+        return code, None
+    xs_names = {n for n, v in values_set_once(tree).items() if _is_cross_section_call(v, gf)}
+    alias = sorted(gf)[0]
+    spans = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.LShift):
+            operand = n.right
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_ref" and n.args:
+            operand = n.args[0]
+        else:
+            continue
+        if _is_cross_section_call(operand, gf) or (isinstance(operand, ast.Name) and operand.id in xs_names):
+            if operand.lineno == operand.end_lineno:
+                spans.add((operand.lineno, operand.col_offset, operand.end_col_offset,
+                           f"{alias}.components.straight(cross_section={ast.get_source_segment(code, operand)})"))
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), ("placed a straight of the cross-section instead of the cross-section itself "
+                                        "(a CrossSection is a profile, not a component)")
 
 
 def fix_write_gds_metadata(code: str, mode: str) -> tuple[str, str | None]:
@@ -1067,7 +1113,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
     return code, "; ".join(done) or None
 
 
-FIXES = (repair_syntax, import_klayout_classes_from_klayout, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_reference_adding_its_own_ports, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
+FIXES = (repair_syntax, import_klayout_classes_from_klayout, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_reference_adding_its_own_ports, fix_cross_section_placed_as_a_component, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
          fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_klayout_constants_without_their_class,
