@@ -745,32 +745,28 @@ def test_a_revision_that_leaves_the_script_unchanged_sends_the_next_candidates_t
     assert not any("table['b']" in m["content"] for m in fresh["messages"] if m["role"] == "assistant")
     rec = json.loads(open(out.record_path).read())
     assert rec["unchanged_revisions"] == [{"round": 2, "candidate": 1}]
-    assert [c["stage"] for c in rec["rounds"][1]["candidates"]] == ["copied", "passed"]
+    assert [c["stage"] for c in rec["rounds"][1]["candidates"]] == ["run-failed", "passed"]
+    assert "the revision returned the script unchanged" in rec["rounds"][1]["candidates"][0]["problems"]
 
 
-def test_a_revision_that_returned_the_script_unchanged_ranks_below_a_changed_one_that_ran():
-    """A real a06 round 2 kept the unchanged script (it only lacked the requested marker layer) over
-    a changed one that only broke the output contract, and round 3 had to start over. The unchanged
-    answer is no progress: the changed candidate is the one revised next."""
-    head = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\nbox = db.DBox(0, 0, 2, 1)\n"
-            "top.shapes(ly.layer(1, 0)).insert(box)\nMIN_WIDTH = 1.5  # um\n")
-    marks = "narrow = db.Region(top.begin_shapes_rec(ly.layer(1, 0))).width_check(int(MIN_WIDTH / ly.dbu))\n" \
-            "top.shapes(ly.layer(99, 0)).insert(narrow.polygons())\n"
-    bad = head + "ly.write('marks.gds')\n"
-    unsaved = head + marks + "print(narrow.count())\n"
-    good = head + marks + "ly.write('marks.gds')\n"
-    prompt = ("Draw a 2 um x 1 um box on layer 1/0 in a top cell TOP, mark the boxes narrower than 1.5 um on "
-              "layer 99/0, and save marks.gds")
-    steps = [{"match": "was not written", "content": fence(good)},
-             {"match": "An earlier script for this task failed", "content": fence(unsaved)},
-             {"match": "Revise the script", "content": fence(bad)},
-             {"match": "Write the script", "content": fence(bad)}]
-    out, io, reqs = run(steps, config="full", prompt=prompt)
-    assert out.ok and out.rounds == 3 and "ly.layer(99, 0)" in out.script, out.message
-    rec = json.loads(open(out.record_path).read())
-    second = rec["rounds"][1]
-    assert [c["stage"] for c in second["candidates"]] == ["copied", "contract", "contract"], second["candidates"]
-    assert second["chosen"] == 1 and "the revision returned the script unchanged" in second["candidates"][0]["problems"]
+def test_a_revision_that_returned_the_script_unchanged_ranks_below_a_changed_one_of_its_stage():
+    """A revision that returned its script unchanged made no progress: a changed candidate that got
+    as far is the one revised next (a real a06 round 2 kept the unchanged one). A changed candidate
+    that got less far is not: a real a06 round that preferred a crashing script to the unchanged one,
+    which only lacked two marker layers, never ran again."""
+    from pic_copilot.agents.candidates import Candidate, best
+
+    def cand(stage, problems, i):
+        return Candidate(script=f"# {i}", temperature=0.2, index=i, stage=stage, problems=list(problems))
+
+    unchanged = cand("contract", ["no layer 99/0"], 0)
+    unchanged.mark_unchanged()
+    changed = cand("contract", ["key 'width_0.4' is not 'width'", "key 'space_0.3' is not 'space'"], 1)
+    assert best([unchanged, changed]) is changed
+    assert unchanged.stage == "contract" and unchanged.problems[0] == "the revision returned the script unchanged"
+    crashed = cand("run-failed", ["TypeError: 'str' object does not support item assignment"], 2)
+    assert best([unchanged, crashed]) is unchanged
+    assert best([cand("contract", ["no layer 99/0"], 0), changed]).index == 0   # without the mark: fewer problems
 
 
 def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):

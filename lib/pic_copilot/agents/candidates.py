@@ -36,6 +36,7 @@ class Candidate:
         hints: soft evidence (requested values or names not used) as revision decisions.
         prompt: the programmer's user message it answers (what the programmer's memory keeps with
             ``answer`` if it is chosen).
+        unchanged: it answered a revision prompt with the script it was to revise (:meth:`mark_unchanged`).
     """
 
     script: str
@@ -50,25 +51,28 @@ class Candidate:
     decision: dict | None = None
     hints: list[dict] = field(default_factory=list)
     prompt: str = ""
+    unchanged: bool = False
 
     @property
     def passed(self) -> bool:
         return self.stage == "passed"
 
     def rank(self) -> tuple:
-        """Higher is better: stage, then fewer problems, fewer hints, fewer warnings, earlier sample."""
+        """Higher is better: stage, then changed by its revision, fewer problems, fewer hints, fewer
+        warnings, earlier sample."""
         warnings = sum(f.get("severity") == "warning" for f in self.findings)
-        return (STAGES.index(self.stage), -len(self.problems), -len(self.hints), -warnings, -self.index)
+        return (STAGES.index(self.stage), not self.unchanged, -len(self.problems), -len(self.hints), -warnings,
+                -self.index)
 
     def mark_unchanged(self) -> None:
         """This candidate answered a revision prompt with the script it was to revise: no progress.
-        It ranks with a copied example, below every changed candidate that ran (a real a06 round
-        kept the unchanged script, which only lacked two requested layers, over a changed one that
-        only misnamed two JSON keys; the next round then had to start over), and above changed
-        scripts that do not even pass the static checks."""
-        if STAGES.index(self.stage) > STAGES.index("copied"):
-            self.stage = "copied"
-            self.problems = ["the revision returned the script unchanged"] + self.problems
+        It keeps its stage, but a changed candidate of the same stage ranks above it, so the next
+        round revises the changed one (a real a06 round kept the unchanged script over a changed one
+        with as far a stage). A changed candidate of a worse stage does not: a real a06 round that
+        ranked the unchanged script, which passed the contract and only lacked two marker layers, as
+        a copied example revised a crashing one next and never ran again."""
+        self.unchanged = True
+        self.problems = ["the revision returned the script unchanged"] + self.problems
 
     def repaired(self, failed: Candidate) -> bool:
         """This candidate, ``failed`` after a repair its run proved, is the better one to keep: it has

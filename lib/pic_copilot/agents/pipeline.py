@@ -615,7 +615,7 @@ class _Run:
         program (a 1.5B model answered 20 of 50 revision prompts of three benchmark runs with the
         script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
         start without the failed script in view, and ranks below the round's changed candidates
-        that ran (:meth:`Candidate.mark_unchanged`)."""
+        of the same stage (:meth:`Candidate.mark_unchanged`)."""
         k = max(1, self.cfg.candidates)
         revised = revising
         temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
