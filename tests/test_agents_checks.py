@@ -2331,3 +2331,9 @@ def test_an_integer_box_length_compared_with_micrometres_is_a_static_error():
     assert "shape.dbbox().width()" in found[0]["message"] and "MIN_W = 0.5 is in µm" in found[0]["message"]
     assert all(f["severity"] == "error" for f in found)
     assert any(f["kind"] == "units" for f in checks.static_findings(code, "interactive", None, interactive_pya=True)[0])
+    # a real a08 candidate named the length first, in a loop
+    named = "for shape in cell.shapes(li):\n    width = shape.bbox().width()\n    if width < 0.5:\n        pass\n"
+    found = checks.dbu_micron_comparisons(named)
+    assert [f["line"] for f in found] == [3] and "width (= shape.bbox().width())" in found[0]["message"]
+    twice = "w = 1.0\nfor shape in cell.shapes(li):\n    w = shape.bbox().width()\n    if w < 0.5:\n        pass\n"
+    assert checks.dbu_micron_comparisons(twice) == []

@@ -1299,15 +1299,21 @@ def _box_measure(node: ast.AST) -> bool:
 def dbu_micron_comparisons(code: str) -> list[dict]:
     """``shape.bbox().width() < 0.5``: an integer box's length (database units, usually nm) compared with
     a fractional number, which a request gives in µm; a real a08 script "widened" no rectangle that
-    way, and the run looked fine. The number may be written or a name set once to it (``MIN_W = 0.5``)."""
+    way, and the run looked fine. The number may be written or a name set once to it (``MIN_W = 0.5``),
+    and the length too (``width = shape.bbox().width()`` in a loop, then ``if width < 0.5``)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return []
     stores = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-    floats = {st.targets[0].id: st.value.value for st in tree.body
-              if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
-              and isinstance(st.value, ast.Constant) and stores.count(st.targets[0].id) == 1}
+    once = [st for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
+            and isinstance(st.targets[0], ast.Name) and stores.count(st.targets[0].id) == 1]
+    floats = {st.targets[0].id: st.value.value for st in once if st in tree.body and isinstance(st.value, ast.Constant)}
+    lengths = {st.targets[0].id: st.value for st in once if _box_measure(st.value)}
+
+    def measure(node: ast.AST) -> ast.AST | None:
+        """The box measure a side is or names (a name set once to one), else None."""
+        return node if _box_measure(node) else lengths.get(node.id) if isinstance(node, ast.Name) else None
 
     def micrometres(node: ast.AST) -> float | None:
         v = node.value if isinstance(node, ast.Constant) else floats.get(node.id) if isinstance(node, ast.Name) else None
@@ -1319,14 +1325,16 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
             continue
         sides = [cmp.left, *cmp.comparators]
         for a, b in zip(sides, sides[1:]):
-            box, num = (a, b) if _box_measure(a) else (b, a) if _box_measure(b) else (None, None)
-            value = micrometres(num) if box is not None else None
+            side, num = (a, b) if measure(a) is not None else (b, a) if measure(b) is not None else (None, None)
+            value = micrometres(num) if side is not None else None
             if value is None or cmp.lineno in seen:
                 continue
             seen.add(cmp.lineno)
+            box = measure(side)
             text = ast.unparse(box)
+            said = f"{side.id} (= {text})" if isinstance(side, ast.Name) else text
             out.append({"kind": "units", "severity": "error", "line": cmp.lineno,
-                        "message": f"line {cmp.lineno}: {text} is in database units (integers, usually nm) but "
+                        "message": f"line {cmp.lineno}: {said} is in database units (integers, usually nm) but "
                                    f"{ast.unparse(num) + ' = ' if isinstance(num, ast.Name) else ''}{value:g} is in µm: compare the micrometre box, "
                                    f"{text.replace('.bbox()', '.dbbox()', 1)}, or convert ({text} * layout.dbu)"})
     return out
