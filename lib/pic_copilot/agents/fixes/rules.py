@@ -177,9 +177,7 @@ def fix_component_added_as_reference(code: str, mode: str) -> tuple[str, str | N
     tree = parsed(code)
     if tree is None:
         return code, None
-    from ...checks.static import _aliases
-
-    gf = {a for a, full in _aliases(tree).items() if full == "gdsfactory"}
+    gf = _gdsfactory_aliases(tree)
     spans = set()
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add"
@@ -194,16 +192,26 @@ def fix_component_added_as_reference(code: str, mode: str) -> tuple[str, str | N
     return replace_spans(code, spans), "Component.add(component) -> add_ref (add takes instances in gdsfactory 9)"
 
 
+def _gdsfactory_aliases(tree: ast.AST) -> set[str]:
+    """The names gdsfactory is imported as (``gf``)."""
+    from ...checks.static import _aliases
+
+    return {a for a, full in _aliases(tree).items() if full == "gdsfactory"}
+
+
+def _placed(node: ast.AST) -> ast.expr | None:
+    """What a placement places: ``comp`` of ``c << comp`` or ``c.add_ref(comp, ...)``; None for other nodes."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.LShift):
+        return node.right
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_ref" and node.args:
+        return node.args[0]
+    return None
+
+
 def _placed_references(tree: ast.AST) -> set[str]:
     """Names assigned a placed reference: ``r = c << comp`` or ``r = c.add_ref(comp)``."""
-    out = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            v = n.value
-            if (isinstance(v, ast.BinOp) and isinstance(v.op, ast.LShift)) or (
-                    isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "add_ref"):
-                out.add(n.targets[0].id)
-    return out
+    return {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and _placed(n.value) is not None}
 
 
 def fix_reference_adding_its_own_ports(code: str, mode: str) -> tuple[str, str | None]:
@@ -258,21 +266,13 @@ def fix_cross_section_placed_as_a_component(code: str, mode: str) -> tuple[str, 
     tree = parsed(code)
     if tree is None:
         return code, None
-    from ...checks.static import _aliases
-
-    gf = {a for a, full in _aliases(tree).items() if full == "gdsfactory"}
+    gf = _gdsfactory_aliases(tree)
     if not gf:
         return code, None
     xs_names = {n for n, v in values_set_once(tree).items() if _is_cross_section_call(v, gf)}
     alias = sorted(gf)[0]
     spans = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.LShift):
-            operand = n.right
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_ref" and n.args:
-            operand = n.args[0]
-        else:
-            continue
+    for operand in filter(None, map(_placed, ast.walk(tree))):
         if _is_cross_section_call(operand, gf) or (isinstance(operand, ast.Name) and operand.id in xs_names):
             if operand.lineno == operand.end_lineno:
                 spans.add((operand.lineno, operand.col_offset, operand.end_col_offset,
