@@ -150,3 +150,26 @@ def test_copied_text_is_drafted_from_the_prompt_and_checked_in_batches():
     assert copied(spec_text) >= min(copied(plain_text), len(lines) - 1), (spec_text, plain_text)
     assert spec_t.get("draft_n_accepted", 0) > spec_t["predicted_n"] / 2, spec_t
     assert not plain_t.get("draft_n")
+
+
+@needs_llama_server
+def test_an_answer_given_its_start_is_continued_not_begun_again():
+    """The embedded server continues a chat's final assistant message (LLMClient.continues_answers,
+    which revision by addition relies on): the answer carries on after the given script instead of
+    opening a new code block with the script again."""
+    local_server.start()
+    client = make_client(load_settings())
+    assert client.continues_answers
+    start = ("```python\nimport json\nvalues = [3, 1, 2]\n"
+             "json.dump({'n': len(values)}, open('n.json', 'w'))")
+    msgs = [{"role": "system", "content": "You write Python scripts."},
+            {"role": "user", "content": "Continue the script: after its last line, also print the largest value."},
+            {"role": "assistant", "content": start}]
+    streamed: list = []
+    r = client.chat(msgs, max_tokens=60, temperature=0.0, stream=True, on_token=streamed.append,
+                    cancel=threading.Event(), slot=1)   # as the pipeline asks: streamed, cancellable, in a slot
+    assert "```python" not in r.text and "json.dump" not in r.text, r.text
+    assert "max(values)" in r.text or "print" in r.text, r.text
+    assert "".join(t for t in streamed if t) == r.text and r.completion_tokens > 0
+    again = client.chat(msgs, max_tokens=60, temperature=0.0, slot=1)   # not streamed; the prompt is cached
+    assert again.text == r.text and again.cached_tokens > 20, again

@@ -1067,3 +1067,55 @@ def test_the_time_budget_comes_from_the_settings_unless_the_request_has_its_own(
     slow = {"match": "Write the script", "content": fence(bad), "chunk_chars": 2, "chunk_delay": 0.06}
     out, io, reqs = run([slow], prompt="print ok", config="full", time_budget_s=0)
     assert len(bodies(reqs, "Write the script")) == 3, "no limit: every candidate of round 1 is written"
+
+
+def test_a_script_that_only_lacks_an_output_is_continued_not_rewritten():
+    """A 1.5B model asked to revise a script that wrote one of two requested files rewrote it and
+    lost the other part (session 24's a01). A script whose results hold and that only lacks
+    outputs is continued instead: the model writes the lines after it, which are put after it."""
+    head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
+    tail = "import csv\nw = csv.writer(open('items.csv', 'w', newline=''))\nw.writerow(['item'])\nw.writerows([[i] for i in items])\n"
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Continue the script", "content": fence(tail)}]
+    out, io, reqs = run(steps, prompt="Count three items, write the count to n.json and the items to items.csv "
+                                      "with the column item", config="full")
+    assert out.ok and out.rounds == 2, out.message
+    assert out.script.startswith(head) and out.script.rstrip().endswith(tail.rstrip()), out.script
+    cont = bodies(reqs, "Continue the script")
+    assert cont and "items.csv" in user_text(cont[0]) and head.strip() in user_text(cont[0])
+    assert not bodies(reqs, "Revise the script")
+    rec = json.loads(open(out.record_path).read())
+    assert rec["additions"] and "items.csv" in rec["additions"][0]["problems"][0]
+
+
+def test_an_endpoint_that_continues_answers_is_given_the_script_as_the_answers_start():
+    """Where the endpoint continues a prefilled answer (Anthropic here, the embedded llama-server),
+    the script is the start of the answer and only the new lines are generated; the script is not
+    repeated in the question. A rewrite config ("rewrite-revisions") revises the whole script."""
+    from pic_copilot.config import Settings
+    from pic_copilot.contracts import Request
+    from pic_copilot.llm import LLMClient
+    from pic_copilot.testing.scripted_llm import ScriptedLLM
+    from test_agents_pipeline import RecIO
+    head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
+    tail = "\nimport csv\nw = csv.writer(open('items.csv', 'w', newline=''))\nw.writerow(['item'])\nw.writerows([[i] for i in items])\n```"
+    prompt = "Count three items, write the count to n.json and the items to items.csv with the column item"
+    for config in ("full", "rewrite-revisions"):
+        srv = ScriptedLLM([{"match": "Write the script", "content": fence(head)},
+                           {"match": "json.dump({'n'", "content": tail},
+                           {"match": "Revise the script", "content": fence(head + tail.strip("`\n") + "\n")}]).start()
+        try:
+            settings = Settings(provider="anthropic", base_url=srv.base_url, api_key="k-test-1234", model="scripted",
+                                max_retries=0, timeout_s=30, generator_databases={})
+            out = pipeline.run_request(Request(id="r1", prompt=prompt, mode="sandbox", config=config), RecIO(None),
+                                       settings, LLMClient(settings))
+        finally:
+            srv.stop()
+        assert out.ok and out.rounds == 2, (config, out.message)
+        assert out.script.startswith(head) and "w.writerows" in out.script, out.script
+        second = srv.requests[-1]["messages"]
+        if config == "full":
+            assert second[-1]["role"] == "assistant" and second[-1]["content"] == "```python\n" + head.rstrip()
+            assert "Continue the script" in second[-2]["content"] and head.strip() not in second[-2]["content"]
+        else:
+            assert second[-1]["role"] == "user" and "Revise the script" in second[-1]["content"]

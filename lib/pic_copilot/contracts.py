@@ -67,6 +67,8 @@ class PipelineConfig:
             and show the manual entries of the nearest recipe's first calls first.
         rule_decks: a DRC deck request whose every named rule is read (checks.deck_rules) gets a deck
             written from those rules as its first candidate, without an LLM call.
+        additions: a script whose results hold but that lacks requested outputs is continued (the
+            model writes only the lines after it, agents.addition) instead of rewritten.
     """
 
     name: str
@@ -86,6 +88,7 @@ class PipelineConfig:
     binding: bool = True
     docs_from_recipes: bool = True
     rule_decks: bool = True
+    additions: bool = True
 
 
 _TABLE = (
@@ -102,7 +105,8 @@ _TABLE = (
     PipelineConfig("llm-judge", "full, but a script must also be accepted by the LLM evaluator", judge="always"),
     PipelineConfig("agentic", "the multi-agent pipeline of sessions 1-3: LLM planner, query generator, one candidate, "
                    "fixed examples, synthesizer, LLM evaluator", planner="always", queries="llm", examples="fixed",
-                   candidates=1, judge="always", synthesizer=True, contract=False, binding=False, rule_decks=False),
+                   candidates=1, judge="always", synthesizer=True, contract=False, binding=False, rule_decks=False,
+                   additions=False),
     PipelineConfig("all-docs", "full, but documentation is searched in every manual of the domain, whatever "
                    "tools the nearest recipes use", docs_from_recipes=False),
     PipelineConfig("no-tailored-rag", "full, but every generator searches all databases", tailored_rag=False),
@@ -112,6 +116,8 @@ _TABLE = (
                    observations=False),
     PipelineConfig("llm-planner", "full, but a request that names several domains is split into steps by the LLM "
                    "planner (the product before session 14)", planner="auto"),
+    PipelineConfig("rewrite-revisions", "full, but a script that only lacks outputs is rewritten as a whole, not "
+                   "continued", additions=False),
     PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
                    rule_decks=False),
 )

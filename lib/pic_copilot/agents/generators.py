@@ -231,11 +231,11 @@ class ScriptGenerator:
         return prompts.render("programmer_revise", instructions=current + instructions, docs=doc_text)
 
     def sample(self, client, user: str, *, temperature: float | None = None, cancel=None, on_token=None,
-               with_memory: bool = True) -> tuple[str, str | None]:
-        """One candidate answer to ``user`` (not remembered: see :meth:`choose`); (script, finish reason)."""
-        text, finish = self.programmer.sample(client, user, cancel=cancel, on_token=on_token,
-                                              with_memory=with_memory, temperature=temperature)
-        return text, finish
+               with_memory: bool = True, answer_start: str | None = None) -> tuple[str, str | None]:
+        """One candidate answer to ``user`` (not remembered: see :meth:`choose`); (script, finish reason).
+        ``answer_start``: the answer's beginning for the model to continue (see Agent.sample)."""
+        return self.programmer.sample(client, user, cancel=cancel, on_token=on_token, with_memory=with_memory,
+                                      temperature=temperature, answer_start=answer_start)
 
     def choose(self, user: str, answer: str) -> None:
         """Remember the chosen candidate's exchange (the next revision continues from it)."""

@@ -22,7 +22,7 @@ from ..history import RunRecord
 from ..llm import LLMCancelled, LLMClient, LLMError, make_client
 from .. import prompts
 from ..retrieval import observations
-from . import binding, contract_words, evaluator, planner, retrieve
+from . import addition, binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
 from .candidates import Candidate, best, contract_decision, same_code
@@ -120,6 +120,7 @@ class _Run:
         self.started = time.monotonic()
         self.candidate_s: list[float] = []   # seconds each candidate took (written, checked, run)
         self.out_of_time = False             # the time budget stopped the request (see over_budget)
+        self.extending: str | None = None    # the script this round's answers continue (see addition)
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -615,7 +616,9 @@ class _Run:
         program (a 1.5B model answered 20 of 50 revision prompts of three benchmark runs with the
         script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
         start without the failed script in view, and ranks below the round's changed candidates
-        of the same stage (:meth:`Candidate.mark_unchanged`)."""
+        of the same stage (:meth:`Candidate.mark_unchanged`). In a round that continues a script
+        (:mod:`addition`, ``self.extending``) the answers are the lines after it, and an answer that
+        adds nothing leaves the next candidates to try again, warmer."""
         k = max(1, self.cfg.candidates)
         revised = revising
         temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
@@ -634,9 +637,11 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
+                start = addition.answer_start(self.extending) if self.extending and self.client.continues_answers else None
                 try:
                     text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
-                                              cancel=self.cancel, on_token=self.token_cb("programmer"))
+                                              cancel=self.cancel, on_token=self.token_cb("programmer"),
+                                              answer_start=start)
                 except LLMCancelled:
                     raise
                 except LLMError as e:
@@ -645,6 +650,8 @@ class _Run:
                     self.stop_sampling(e, rnd, i + 1)
                     break
                 cut = "programmer"
+                if self.extending is not None and finish not in evaluator.CUT_OFF:
+                    text = f"```python\n{addition.extended(self.extending, extract_code(text))}```"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
             if revised is not None and not cand.passed and same_code(cand.script, revised.script):
                 cand.mark_unchanged()
@@ -656,7 +663,7 @@ class _Run:
                           + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
             if cand.passed or given is not None:
                 break
-            if revising is not None and i + 1 < k and same_code(cand.script, revising.script):
+            if revising is not None and i + 1 < k and same_code(cand.script, revising.script) and self.extending is None:
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
@@ -704,11 +711,17 @@ class _Run:
             task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
             docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
                                   lookup=dec.get("lookup"))
+        self.extending = None
         if previous is not None and same_code(chosen.script, previous):
             # stuck (a 1.5B model answered one broken script five times): start over without the
             # failed script in view, told only what was wrong with it
             self.progress("generate", "starting over: the script did not change")
             return self.fresh_start(gen, dec, docs)
+        if self.cfg.additions and lacks_outputs_only(chosen) and docs is None:
+            self.extending = chosen.script
+            self.progress("generate", "the script's results hold but outputs are missing: continuing it")
+            self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
+            return addition.message(chosen.script, dec.get("instructions", ""), shown=self.client.continues_answers)
         instructions = dec.get("instructions", "")
         if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
             instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"
@@ -718,6 +731,7 @@ class _Run:
         """The programmer's first message again, with what was wrong with the failed script and
         without the script itself (its memory is cleared)."""
         gen.programmer.memory.clear()
+        self.extending = None
         subs = self.plan["subtasks"]
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
         return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
@@ -849,6 +863,17 @@ class _Run:
         timings = dict(self.rec.data.get("stage_time_s") or {}, total_s=self.rec.data.get("duration_s"))
         return Outcome(ok=ok, script=script, rounds=rounds, execution=rep, usage=usage,
                        record_path=str(self.rec.path), message=msg, timings=timings)
+
+
+def lacks_outputs_only(cand: Candidate) -> bool:
+    """The candidate ran and what it produced holds, but requested outputs are absent: files not
+    written, layers left empty (contract problems), or requested layers its script never uses (the
+    "layers" hint, with no other hint pending)."""
+    if cand.unchanged:
+        return False
+    if cand.stage == "contract":
+        return addition.absent_only(cand.problems)
+    return cand.stage == "hints" and bool(cand.hints) and all(h.get("hint") == "layers" for h in cand.hints)
 
 
 def plan_domains(plan: dict) -> tuple[str, ...]:

@@ -36,11 +36,14 @@ class Agent:
     memory: list[dict] = field(default_factory=list)
     last_finish: str | None = None   # finish reason of the latest answer ("length": cut off)
 
-    def messages(self, user: str, with_memory: bool = True) -> list[dict]:
+    def messages(self, user: str, with_memory: bool = True, answer_start: str | None = None) -> list[dict]:
+        """The chat for ``user``; ``answer_start``: the beginning of the answer, for the model to continue."""
         msgs = [{"role": "system", "content": self.system}, *self.examples]
         if with_memory:
             msgs += self.memory[-2 * MEMORY_EXCHANGES:]
         msgs.append({"role": "user", "content": user})
+        if answer_start:
+            msgs.append({"role": "assistant", "content": answer_start})
         return msgs
 
     def remember(self, user: str, answer: str) -> None:
@@ -59,13 +62,26 @@ class Agent:
 
     def sample(self, client: LLMClient, user: str, *, cancel: threading.Event | None = None,
                on_token: Callable[[str | None], None] | None = None, with_memory: bool = True,
-               max_tokens: int | None = None, temperature: float | None = None) -> tuple[str, str | None]:
+               max_tokens: int | None = None, temperature: float | None = None,
+               answer_start: str | None = None) -> tuple[str, str | None]:
         """One free-text answer that is NOT remembered (a candidate; see :meth:`remember`):
-        (text, finish reason)."""
-        res = client.chat(self.messages(user, with_memory), agent=self.name, stream=on_token is not None,
-                          on_token=on_token, cancel=cancel, max_tokens=max_tokens, temperature=temperature)
+        (text, finish reason).
+
+        ``answer_start``: the answer's beginning, which the model continues (only for an endpoint
+        that continues answers, see LLMClient.continues_answers); the text returned begins with it."""
+        start = answer_start or ""
+        relay = on_token
+        if start and on_token is not None:
+            def relay(t: str | None) -> None:   # a retry restarts the stream: the given start again
+                on_token(t)
+                if t is None:
+                    on_token(start)
+            on_token(start)
+        res = client.chat(self.messages(user, with_memory, answer_start), agent=self.name,
+                          stream=on_token is not None, on_token=relay, cancel=cancel, max_tokens=max_tokens,
+                          temperature=temperature)
         self.last_finish = res.finish_reason
-        return res.text, res.finish_reason
+        return start + res.text, res.finish_reason
 
     def ask_json(self, client: LLMClient, user: str, schema: dict, *, cancel: threading.Event | None = None,
                  with_memory: bool = True, max_tokens: int | None = None) -> dict:

@@ -234,6 +234,18 @@ class LLMClient:
     def close(self) -> None:
         self._http.close()
 
+    @property
+    def continues_answers(self) -> bool:
+        """A chat that ends with an assistant message is answered by continuing that message:
+        Anthropic's Messages API does so itself; for the embedded llama-server (whose chat endpoint
+        starts a new message) the chat is rendered with the model's own template and completed
+        (see _continuation_request); an OpenAI-style endpoint starts a new message."""
+        return self.settings.provider in ("local", "anthropic")
+
+    def _server_root(self) -> str:
+        root = self._where()
+        return root[:-3] if root.endswith("/v1") else root
+
     # ------------------------------------------------------------------ public
     def chat(self, messages: list[Message], *, agent: str = "default", json_schema: dict | None = None,
              stream: bool = False, on_token: TokenCallback | None = None, temperature: float | None = None,
@@ -376,10 +388,8 @@ class LLMClient:
         if self._slots is None:
             self._slots = 0
             if self.settings.provider == "local":
-                root = self._where()
-                root = root[:-3] if root.endswith("/v1") else root
                 try:
-                    r = self._http.get(root + "/props", timeout=5.0)
+                    r = self._http.get(self._server_root() + "/props", timeout=5.0)
                     if r.status_code == 200:
                         self._slots = int(r.json().get("total_slots") or 0)
                 except (httpx.HTTPError, ValueError, TypeError, AttributeError):
@@ -423,6 +433,8 @@ class LLMClient:
     def _once(self, messages, params, json_schema, stream, on_token, cancel, deadline, t_start) -> ChatResult:
         if self.settings.provider == "anthropic":
             url, headers, body = self._anthropic_request(messages, params, json_schema, stream)
+        elif self.settings.provider == "local" and messages and messages[-1]["role"] == "assistant":
+            url, headers, body = self._continuation_request(messages, params, stream)
         else:
             url, headers, body = self._openai_request(messages, params, json_schema, stream)
         self._prompt_estimate = sum(_estimate_tokens(str(m.get("content", ""))) for m in messages)
@@ -481,6 +493,27 @@ class LLMClient:
         return self.settings.base_url.rstrip("/")
 
     # -- OpenAI-compatible
+    def _continuation_request(self, messages, params, stream):
+        """The embedded server's completion of a chat's final assistant message: the chat before it
+        in the model's own template (llama-server's /apply-template, which ends with the assistant's
+        turn opened), then that message's text, completed by /v1/completions."""
+        try:
+            r = self._http.post(self._server_root() + "/apply-template", json={"messages": messages[:-1]},
+                                timeout=httpx.Timeout(30.0, connect=self.settings.connect_timeout_s))
+        except httpx.ConnectError as e:
+            raise LLMConnectionError(self._scrub(f"cannot reach the LLM endpoint {self._where()}: {e}")) from None
+        except httpx.HTTPError as e:
+            raise LLMTimeoutError(f"LLM endpoint {self._where()} did not render the chat ({type(e).__name__})") from None
+        self._raise_for_status(r, r.content)
+        try:
+            prompt = r.json()["prompt"] + messages[-1]["content"]
+        except (ValueError, KeyError, TypeError):
+            raise LLMProtocolError(f"{self._where()}/apply-template answered without a prompt") from None
+        body = {"prompt": prompt, **params, "stream": stream}
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        return self._where() + "/completions", {"Content-Type": "application/json"}, body
+
     def _openai_request(self, messages, params, json_schema, stream):
         url = self._where() + "/chat/completions"
         headers = {"Content-Type": "application/json"}
@@ -549,7 +582,7 @@ class LLMClient:
                                   completion_tokens=u.get("output_tokens", 0), latency_s=latency, ttft_s=latency,
                                   finish_reason=data.get("stop_reason"), **_server_accounting(u, None))
             choice = data["choices"][0]
-            text = choice["message"].get("content") or ""
+            text = (choice["message"].get("content") if "message" in choice else choice.get("text")) or ""
             u = data.get("usage") or {}
             return ChatResult(text=text, model=data.get("model", ""),
                               prompt_tokens=u.get("prompt_tokens", 0),
@@ -639,7 +672,7 @@ class LLMClient:
                     acc = _server_accounting(ev.get("usage"), ev.get("timings"))
                 for ch in ev.get("choices") or []:
                     i = ch.get("index") or 0
-                    text_i = (ch.get("delta") or {}).get("content") or ""
+                    text_i = ((ch.get("delta") or {}).get("content") if "delta" in ch else ch.get("text")) or ""
                     if i:
                         o = others.setdefault(i, {"parts": []})
                         o["parts"].append(text_i)

@@ -1,0 +1,67 @@
+"""Revision by addition: a script that ran, and whose results are right as far as they go, but that
+lacks outputs the request asks for (a file it never wrote, a layer it left empty) is continued,
+not rewritten.
+
+Asked to revise such a script as a whole, the embedded 1.5B model kept one output and dropped
+another (session 24: a01's candidates wrote ring_ad.gds and then lost spectrum.csv or
+resonances.json), or returned the script unchanged (15 of 20 revision rounds). Here the model only
+writes the lines that come after the script's last line: where the endpoint continues an answer
+it was given the start of (the embedded llama-server, Anthropic), the script itself is that start,
+so the working lines cannot be lost and only the new lines are generated; elsewhere the model is
+asked for the new lines and :func:`extended` puts them after the script.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import prompts
+
+#: contract problems that say an output is absent, not wrong (checks.output_contract, pipeline.evaluate)
+_ABSENT = (re.compile(r"^file '[^']+' was not written\b"), re.compile(r"^\S+\.\w+ was not written$"),
+           re.compile(r"^no shapes on layer \d+/\d+\b"))
+
+
+def absent_only(problems: list[str]) -> bool:
+    """True when every problem says that a requested output is missing (so everything the script did
+    produce holds) and there is at least one.
+
+    Args:
+        problems: a candidate's contract problems, one sentence each.
+    """
+    return bool(problems) and all(any(p.match(s) for p in _ABSENT) for s in problems)
+
+
+def answer_start(script: str) -> str:
+    """The start of the answer the model continues: the script in an open code block (no trailing
+    white space: Anthropic refuses a prefilled answer that ends with it)."""
+    return f"```python\n{script.rstrip()}"
+
+
+def message(script: str, instructions: str, shown: bool) -> str:
+    """The programmer's user message asking for the lines that add the missing outputs.
+
+    Args:
+        script: the script to continue.
+        instructions: what is missing and how such an output is written (the contract decision's text).
+        shown: the script is the start of the answer (prefilled), so it is not repeated here.
+    """
+    current = "" if shown else f"Current script:\n```python\n{script.rstrip()}\n```\n"
+    return prompts.render("programmer_add", instructions=current + instructions)
+
+
+def extended(base: str, code: str) -> str:
+    """The script the answer ``code`` makes of ``base``: ``code`` itself when it already is the whole
+    script (a continuation of ``base``, or a rewrite that keeps most of its lines), else ``base``
+    followed by ``code`` (the new lines alone).
+
+    Args:
+        base: the script that was to be continued.
+        code: the code of the model's answer.
+    """
+    if code.strip().startswith(base.strip()):
+        return code
+    lines = [l.strip() for l in base.splitlines() if l.strip() and not l.strip().startswith("#")]
+    have = {l.strip() for l in code.splitlines()}
+    if lines and sum(l in have for l in lines) >= 0.6 * len(lines):
+        return code
+    return f"{base.rstrip()}\n\n{code.strip()}\n"
