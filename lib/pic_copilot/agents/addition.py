@@ -16,9 +16,14 @@ import re
 
 from .. import prompts
 
+#: the designer's words quoted in an addition's message, at most (the advanced requests are 400-900)
+REQUEST_CHARS = 1500
+
 #: contract problems that say an output is absent, not wrong (checks.output_contract, pipeline.evaluate)
 _ABSENT = (re.compile(r"^file '[^']+' was not written\b"), re.compile(r"^\S+\.\w+ was not written$"),
            re.compile(r"^no shapes on layer \d+/\d+\b"))
+_FILE = re.compile(r"^(?:file '([^']+)'|(\S+\.\w+)) was not written")
+_LAYER = re.compile(r"(?:^no shapes on layer|^The designer named layer) (\d+/\d+(?:, \d+/\d+)*)")
 
 
 def absent_only(problems: list[str]) -> bool:
@@ -31,22 +36,39 @@ def absent_only(problems: list[str]) -> bool:
     return bool(problems) and all(any(p.match(s) for p in _ABSENT) for s in problems)
 
 
-def answer_start(script: str) -> str:
-    """The start of the answer the model continues: the script in an open code block (no trailing
-    white space: Anthropic refuses a prefilled answer that ends with it)."""
-    return f"```python\n{script.rstrip()}"
+def cue(problems: list[str]) -> str:
+    """A comment naming what the lines after the script are to add ("write spectrum.csv and
+    resonances.json", "put shapes on layer 99/0"): ended with the script alone, the model's answer
+    often ended at once (a01, session 25: three continuations of one token each).
+
+    Args:
+        problems: the absent outputs, as the contract check or the layer hint's instructions say them.
+    """
+    files = [m.group(1) or m.group(2) for p in problems for m in [_FILE.match(p)] if m]
+    layers = [l for p in problems for m in [_LAYER.match(p)] if m for l in m.group(1).split(", ")]
+    parts = ([f"write {' and '.join(files)}"] if files else []) + \
+            ([f"put shapes on layer {' and '.join(layers)}"] if layers else [])
+    return "Next: " + ("; ".join(parts) if parts else "add what the designer asked for that is still missing")
 
 
-def message(script: str, instructions: str, shown: bool) -> str:
+def answer_start(script: str, problems: list[str]) -> str:
+    """The start of the answer the model continues: the script in an open code block, then a comment
+    that says what comes next (see :func:`cue`)."""
+    return f"```python\n{script.rstrip()}\n\n# {cue(problems)}\n"
+
+
+def message(script: str, instructions: str, request: str, shown: bool) -> str:
     """The programmer's user message asking for the lines that add the missing outputs.
 
     Args:
         script: the script to continue.
-        instructions: what is missing and how such an output is written (the contract decision's text).
+        instructions: what is missing and how such an output is written (the evidence's decision).
+        request: the designer's words, which say what the missing outputs hold.
         shown: the script is the start of the answer (prefilled), so it is not repeated here.
     """
     current = "" if shown else f"Current script:\n```python\n{script.rstrip()}\n```\n"
-    return prompts.render("programmer_add", instructions=current + instructions)
+    return prompts.render("programmer_add", request=request.strip()[:REQUEST_CHARS],
+                          instructions=current + instructions)
 
 
 def extended(base: str, code: str) -> str:

@@ -121,6 +121,7 @@ class _Run:
         self.candidate_s: list[float] = []   # seconds each candidate took (written, checked, run)
         self.out_of_time = False             # the time budget stopped the request (see over_budget)
         self.extending: str | None = None    # the script this round's answers continue (see addition)
+        self.absent: list[str] = []          # what that script lacks, as its evidence says it
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -637,7 +638,8 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                start = addition.answer_start(self.extending) if self.extending and self.client.continues_answers else None
+                start = (addition.answer_start(self.extending, self.absent)
+                         if self.extending and self.client.continues_answers else None)
                 try:
                     text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
                                               cancel=self.cancel, on_token=self.token_cb("programmer"),
@@ -719,9 +721,11 @@ class _Run:
             return self.fresh_start(gen, dec, docs)
         if self.cfg.additions and lacks_outputs_only(chosen) and docs is None:
             self.extending = chosen.script
+            self.absent = chosen.problems + [h.get("instructions", "") for h in chosen.hints]
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
-            return addition.message(chosen.script, dec.get("instructions", ""), shown=self.client.continues_answers)
+            return addition.message(chosen.script, dec.get("instructions", ""), self.req.prompt,
+                                    shown=self.client.continues_answers)
         instructions = dec.get("instructions", "")
         if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
             instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"

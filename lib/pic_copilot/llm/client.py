@@ -541,8 +541,11 @@ class LLMClient:
         if json_schema is not None:
             system += ("\n\nAnswer with one JSON object only, no prose, that matches this JSON schema:\n"
                        + json.dumps(json_schema))
+        turns = [m for m in messages if m["role"] != "system"]
+        if turns and turns[-1]["role"] == "assistant":   # an answer to continue may not end in white space
+            turns[-1] = dict(turns[-1], content=turns[-1]["content"].rstrip())
         body = {"model": params["model"], "max_tokens": params["max_tokens"], "temperature": params["temperature"],
-                "messages": [m for m in messages if m["role"] != "system"], "stream": stream}
+                "messages": turns, "stream": stream}
         if system:
             body["system"] = system
         return url, headers, body
