@@ -1122,3 +1122,78 @@ def test_an_endpoint_that_continues_answers_is_given_the_script_as_the_answers_s
             assert "Continue the script" in second[-2]["content"] and head.strip() not in second[-2]["content"]
         else:
             assert second[-1]["role"] == "user" and "Revise the script" in second[-1]["content"]
+
+
+def _drc_report(path, counts: dict) -> None:
+    """A real KLayout report database with ``counts`` edge-pair items per category."""
+    import klayout.db as kdb
+    import klayout.rdb as krdb
+    rdb = krdb.ReportDatabase("drc")
+    cell = rdb.create_cell("TOP")
+    for name, n in counts.items():
+        cat = rdb.create_category(name)
+        for i in range(n):
+            rdb.create_item(cell.rdb_id(), cat.rdb_id()).add_value(
+                kdb.DEdgePair(kdb.DEdge(i, 0, i, 1), kdb.DEdge(i + 0.2, 0, i + 0.2, 1)))
+    rdb.save(str(path))
+
+
+def test_report_categories_are_read_from_the_request_and_counts_checked_against_them(tmp_path):
+    """A request that names a report database's categories gets them checked, and a JSON count
+    under a category's name must be that category's number of items (a real a06 script wrote
+    {"width": 3, "space": 3} beside 5 width items, from one variable reused)."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    words = contract_words.rdb_categories
+    assert words('Save drc.lyrdb in the work folder with categories "width" and "space" (one item per edge pair).',
+                 ["drc.lyrdb"]) == {"drc.lyrdb": ["width", "space"]}
+    assert words("Save every violation in drc.lyrdb with the categories width, space, enclosure and density "
+                 "(edge pairs as values).", ["drc.lyrdb"]) == {"drc.lyrdb": ["width", "space", "enclosure", "density"]}
+    assert words("Save them as space.lyrdb with a category named space_0.3 holding one item per violation.",
+                 ["space.lyrdb"]) == {"space.lyrdb": ["space_0.3"]}
+    assert words("Save r.lyrdb with a category for each rule.", ["r.lyrdb"]) == {}
+    c = contract_words.from_request('Check widths and spaces on 1/0. Save drc.lyrdb with categories "width" and '
+                                    '"space", and write drc.json as {"width": n, "space": n}.')
+    assert c.rdb_categories == {"drc.lyrdb": ["width", "space"]}
+    found = {}
+    for width in (3, 5):
+        _drc_report(tmp_path / "drc.lyrdb", {"width": 5, "space": 3})
+        (tmp_path / "drc.json").write_text(json.dumps({"width": width, "space": 3}))
+        found[width] = c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
+    assert found[5] == []
+    assert found[3] == ["drc.json: 'width' is 3, but drc.lyrdb's category 'width' holds 5 item(s): write each "
+                        "category's own count"]
+    _drc_report(tmp_path / "drc.lyrdb", {"width_0.4": 5, "space_0.3": 3})
+    (tmp_path / "drc.json").write_text(json.dumps({"width": 5, "space": 3}))
+    problems = c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
+    assert problems == ["drc.lyrdb: missing categor(ies) 'width', 'space' (has: width_0.4, space_0.3)"]
+
+
+def test_report_categories_named_after_the_rule_and_its_value_are_renamed_and_the_fix_runs(tmp_path):
+    """A real a06 candidate named its categories f"width_{MIN_WIDTH:g}"; the run proves which
+    requested category each one is, so the name is set in the script, which then runs and passes."""
+    import subprocess
+    import sys
+    from pic_copilot.agents.fixes import rename_rdb_categories
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    script = ("import json\nimport klayout.db as kdb\nimport klayout.rdb as krdb\nMIN_WIDTH = 0.4\n"
+              "rdb = krdb.ReportDatabase('drc')\ncell = rdb.create_cell('TOP')\n"
+              "cat = rdb.create_category(f'width_{MIN_WIDTH:g}')\n"
+              "rdb.create_item(cell.rdb_id(), cat.rdb_id()).add_value(kdb.DEdgePair(kdb.DEdge(0, 0, 0, 1), kdb.DEdge(0.2, 0, 0.2, 1)))\n"
+              "rdb.create_category('space_0.3')\nrdb.save('drc.lyrdb')\n")
+    c = contract_words.from_request('Check 1/0. Save drc.lyrdb with categories "width" and "space".')
+
+    def run_it(code):
+        (tmp_path / "s.py").write_text(code)
+        subprocess.run([sys.executable, "s.py"], cwd=tmp_path, check=True)
+        return ExecutionReport.from_dict({"ok": True, "files": [f for f in summarize_dir(str(tmp_path))
+                                                                 if f["path"].endswith(".lyrdb")]})
+
+    rep = run_it(script)
+    assert c.check(rep) and "missing categor" in c.check(rep)[0]
+    fixed, what = rename_rdb_categories(script, c, rep)
+    assert "create_category('width')" in fixed and "create_category('space')" in fixed, fixed
+    assert what == ["renamed the report categor(ies) 'width_0.4' -> 'width', 'space_0.3' -> 'space' "
+                    "(the categories the designer asked for)"]
+    assert c.check(run_it(fixed)) == []

@@ -50,6 +50,8 @@ def describe(contract: OutputContract) -> str:
             extra = " as a JSON object whose keys look like " + ", ".join(f'"{k}"' for k in contract.json_key_forms[f])
         elif contract.json_types.get(f) == "object":
             extra = " as one JSON object (not a list of rows)"
+        if f in contract.rdb_categories:
+            extra = " with the categories " + ", ".join(f'"{c}"' for c in contract.rdb_categories[f])
         if f in contract.json_record_keys:
             extra += (" with one record per name, each an object with the keys "
                       + ", ".join(contract.json_record_keys[f]))
@@ -101,6 +103,45 @@ def _spaced_list(text: str) -> list[str]:
         out.append(first)
         if len(words) > 1:   # "y_um giving each label's position": the list ends here
             break
+    return out
+
+
+_RDB = re.compile(r"[\w\-./]+\.(?:lyrdb|rdb)\b", re.IGNORECASE)
+# 'with categories "width" and "space"', 'the categories width, space and density', 'a category
+# named space_0.3': the names that follow, quoted or not
+_CAT_NAME = r'(?:"[^"\n]{1,40}"|[A-Za-z_][\w.]*[\w])'
+_CATEGORIES = re.compile(rf"\bcategor(?:y|ies)\b(?:\s+(?:named|called))?\s*:?\s*"
+                         rf"({_CAT_NAME}(?:\s*,\s*(?:and\s+)?{_CAT_NAME}|\s+and\s+{_CAT_NAME})*)", re.IGNORECASE)
+#: words that follow "category" without being a name ("a category for each rule"), or end a list
+#: of names ("categories width and space, and write ...")
+_NOT_CATEGORY = {"for", "of", "per", "with", "each", "that", "which", "in", "on", "the", "a", "an", "to", "by",
+                 "holding", "containing", "is", "are", "and", "or", "write", "save", "print", "also", "then"}
+
+
+def rdb_categories(prompt: str, files: list[str]) -> dict[str, list[str]]:
+    """Per report database (.lyrdb) the designer named, the category names they gave in the same
+    sentence ('save drc.lyrdb with categories "width" and "space"', 'with the categories width,
+    space and density', 'a category named space_0.3'); a sentence that names no report database
+    speaks of the only one the request writes, if one."""
+    out: dict[str, list[str]] = {}
+    rdbs = [f for f in files if f.lower().endswith((".lyrdb", ".rdb"))]
+    if not rdbs:
+        return out
+    for sent in _sentences(prompt.translate(_QUOTES)):
+        named = [m.group(0) for m in _RDB.finditer(sent) if m.group(0) in rdbs]
+        target = named[-1] if named else (rdbs[0] if len(rdbs) == 1 else None)
+        m = _CATEGORIES.search(sent)
+        if target is None or target in out or not m:
+            continue
+        found = [n for n in re.findall(_CAT_NAME, m.group(1)) if n.lower() != "and"]
+        quoted = found[:1] and found[0].startswith('"')
+        names = []
+        for n in found:   # quoted names, or names up to the first word that is not one
+            if (n.startswith('"') != bool(quoted)) or (not quoted and n.lower() in _NOT_CATEGORY):
+                break
+            names.append(n.strip('"'))
+        if names:
+            out[target] = list(dict.fromkeys(names))
     return out
 
 
@@ -696,7 +737,7 @@ def from_request(prompt: str, inputs=(), mode: str = "sandbox") -> OutputContrac
                           json_key_forms=json_key_forms(prompt, files), json_record_keys=json_record_keys(prompt, files),
                           cells=result_cells(prompt), absent_cells=deleted_cells(prompt),
                           csv_rows=csv_row_counts(prompt, files), csv_sorted=csv_sort_columns(prompt, files),
-                          csv_spans=csv_spans(prompt, files),
+                          csv_spans=csv_spans(prompt, files), rdb_categories=rdb_categories(prompt, files),
                           layers=produced_layers(prompt) if makes_layout else [],
                           placements=placements(prompt) if makes_layout else 0,
                           placed_devices=placed_devices(prompt) if makes_layout else False,

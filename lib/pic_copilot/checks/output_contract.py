@@ -322,6 +322,7 @@ class OutputContract:
         self._check_tables(files, problems)
         self._check_json(files, problems)
         self._check_rdb(files, problems)
+        self._check_counts_of_categories(files, problems)
         out = report.stdout or ""
         for s in self.stdout:
             if s not in out:
@@ -568,6 +569,22 @@ class OutputContract:
                 got = int(per.get(cat, 0))
                 if got != n:
                     problems.append(f"{name}: category {cat!r} has {got} item(s), expected {n}")
+
+
+    def _check_counts_of_categories(self, files: dict, problems: list[str]) -> None:
+        """A count a requested JSON file gives under the name of a category of a requested report
+        database is that category's number of items (a real a06 script wrote {"width": n, "space": n}
+        with both from the last check's result: 3 and 3 beside a report of 5 width items)."""
+        wanted = self.required_files()
+        reports = [(n, (_summary(files, n) or {}).get("items_per_category") or {}) for n in wanted
+                   if n.lower().endswith((".lyrdb", ".rdb"))]
+        for name in (n for n in wanted if n.lower().endswith(".json")):
+            values = (_summary(files, name) or {}).get("values")
+            for key, v in (values.items() if isinstance(values, dict) else ()):
+                for rdb, per in reports:
+                    if key in per and isinstance(v, int) and not isinstance(v, bool) and v != int(per[key]):
+                        problems.append(f"{name}: {key!r} is {v}, but {rdb}'s category {key!r} holds {per[key]} "
+                                        f"item(s): write each category's own count")
 
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -1002,14 +1002,63 @@ def json_key_renames(contract, report: ExecutionReport) -> dict[str, str]:
     files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
     for name, want in contract.json_keys.items():
         s = (files.get(name) or {}).get("summary") or {}
-        have = [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else []
-        missing = [k for k in want if k not in have]
-        extra = [k for k in have if k not in want]
-        for k in missing:
-            sharing = [g for g in extra if _name_words(g) & _name_words(k)]
-            if len(sharing) == 1 and [m for m in missing if _name_words(sharing[0]) & _name_words(m)] == [k]:
-                out[sharing[0]] = k
+        out.update(_word_renames(want, [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else []))
     return out
+
+
+def _word_renames(want: list[str], have: list[str]) -> dict[str, str]:
+    """Written name -> requested name, where each requested name that is missing shares a word with
+    exactly one written name that is not requested, and that name with no other missing one."""
+    out: dict[str, str] = {}
+    missing = [k for k in want if k not in have]
+    extra = [k for k in have if k not in want]
+    for k in missing:
+        sharing = [g for g in extra if _name_words(g) & _name_words(k)]
+        if len(sharing) == 1 and [m for m in missing if _name_words(sharing[0]) & _name_words(m)] == [k]:
+            out[sharing[0]] = k
+    return out
+
+
+def rdb_category_renames(contract, report: ExecutionReport) -> dict[str, str]:
+    """Written category -> requested category, for report databases the run wrote without requested
+    categories, matched by shared words as JSON keys are (``width_0.4`` for the category "width": a
+    real a06 candidate named its categories after the rule and its value)."""
+    out: dict[str, str] = {}
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    for name, want in contract.rdb_categories.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        out.update(_word_renames(want, [str(c) for c in s.get("categories") or []]))
+    return out
+
+
+def rename_rdb_categories(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """The script with the report-database categories it wrote instead of the requested ones (see
+    :func:`rdb_category_renames`) named as requested where it spells them: the string or f-string
+    given to ``create_category``. Returns the script and what was renamed."""
+    renames = rdb_category_renames(contract, report)
+    tree = parsed(code) if renames else None
+    if tree is None:
+        return code, []
+    names = [call.args[-1] for call in ast.walk(tree)   # create_category(name) or create_category(parent, name)
+             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+             and call.func.attr == "create_category" and call.args]
+    return _rename_spelled(code, names, renames, "the report categor(ies) {} (the categories the designer asked for)")
+
+
+def _rename_spelled(code: str, spellings: list[ast.AST], renames: dict[str, str], what: str) -> tuple[str, list[str]]:
+    """``code`` with each of ``spellings`` (string or f-string expressions on one line) that can make
+    exactly one old name of ``renames`` replaced by its new name; and what was renamed (``what``
+    with the renames filled in), or nothing."""
+    spans, done = set(), {}
+    for k in spellings:
+        pattern = _key_pattern(k)
+        hits = [g for g in renames if pattern is not None and pattern.fullmatch(g)] if k.lineno == k.end_lineno else []
+        if len(hits) == 1:
+            spans.add((k.lineno, k.col_offset, k.end_col_offset, repr(renames[hits[0]])))
+            done[hits[0]] = renames[hits[0]]
+    if not spans:
+        return code, []
+    return replace_spans(code, spans), ["renamed " + what.format(", ".join(f"{old!r} -> {new!r}" for old, new in done.items()))]
 
 
 def _key_pattern(node: ast.AST) -> re.Pattern | None:
@@ -1035,17 +1084,7 @@ def rename_json_keys(code: str, contract, report: ExecutionReport) -> tuple[str,
         return code, []
     keys = [k for n in ast.walk(tree) if isinstance(n, ast.Dict) for k in n.keys if k is not None]
     keys += [n.slice for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)]
-    spans, done = set(), {}
-    for k in keys:
-        pattern = _key_pattern(k)
-        hits = [g for g in renames if pattern is not None and pattern.fullmatch(g)] if k.lineno == k.end_lineno else []
-        if len(hits) == 1:
-            spans.add((k.lineno, k.col_offset, k.end_col_offset, repr(renames[hits[0]])))
-            done[hits[0]] = renames[hits[0]]
-    if not spans:
-        return code, []
-    said = ", ".join(f"{old!r} -> {new!r}" for old, new in done.items())
-    return replace_spans(code, spans), [f"renamed the JSON key(s) {said} (the keys the designer asked for)"]
+    return _rename_spelled(code, keys, renames, "the JSON key(s) {} (the keys the designer asked for)")
 
 
 def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
