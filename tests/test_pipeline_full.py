@@ -1197,3 +1197,24 @@ def test_report_categories_named_after_the_rule_and_its_value_are_renamed_and_th
     assert what == ["renamed the report categor(ies) 'width_0.4' -> 'width', 'space_0.3' -> 'space' "
                     "(the categories the designer asked for)"]
     assert c.check(run_it(fixed)) == []
+
+
+def test_when_no_continuation_improves_the_script_it_is_kept_and_revised_as_a_whole():
+    """A real a01 round continued a layout-only script with lines that wrote the two missing files
+    from names it never defined: all three continuations failed the static check, and the next
+    round revised one of them. The script that ran is kept instead, and revised as a whole."""
+    head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
+    good = head + "import csv\ncsv.writer(open('items.csv', 'w', newline='')).writerows([['item']] + [[i] for i in items])\n"
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Continue the script", "content": fence("rows_writer.writerows(undefined_rows)\n")},
+             {"match": "Revise the script", "content": fence(good)}]
+    out, io, reqs = run(steps, prompt="Count three items, write the count to n.json and the items to items.csv "
+                                      "with the column item", config="full")
+    assert out.ok and out.rounds == 3 and out.script == good, out.message
+    asked = ["continue" if "Continue the script" in user_text(b) else "revise" if "Revise the script" in user_text(b)
+             else "write" for b in reqs]
+    assert asked == ["write"] * 3 + ["continue"] * 3 + ["revise"], asked
+    revise = bodies(reqs, "Revise the script")[0]
+    assert "items.csv" in user_text(revise) and "undefined_rows" not in json.dumps(revise["messages"])
+    rec = json.loads(open(out.record_path).read())
+    assert rec["rounds"][1]["kept_continued"] and rec["rounds"][1]["script"] == head

@@ -121,6 +121,8 @@ class _Run:
         self.candidate_s: list[float] = []   # seconds each candidate took (written, checked, run)
         self.out_of_time = False             # the time budget stopped the request (see over_budget)
         self.extending: str | None = None    # the script this round's answers continue (see addition)
+        self.continuing: Candidate | None = None   # the candidate whose script that is
+        self.continued: set[str] = set()     # scripts already continued once (not again)
         self.absent: list[str] = []          # what that script lacks, as its evidence says it
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
@@ -714,14 +716,15 @@ class _Run:
             task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
             docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
                                   lookup=dec.get("lookup"))
-        self.extending = None
+        self.extending, self.continuing = None, None
         if previous is not None and same_code(chosen.script, previous):
             # stuck (a 1.5B model answered one broken script five times): start over without the
             # failed script in view, told only what was wrong with it
             self.progress("generate", "starting over: the script did not change")
             return self.fresh_start(gen, dec, docs)
-        if self.cfg.additions and lacks_outputs_only(chosen) and docs is None:
-            self.extending = chosen.script
+        if self.cfg.additions and lacks_outputs_only(chosen) and docs is None and chosen.script not in self.continued:
+            self.extending, self.continuing = chosen.script, chosen
+            self.continued.add(chosen.script)
             self.absent = chosen.problems + [h.get("instructions", "") for h in chosen.hints]
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
@@ -736,7 +739,7 @@ class _Run:
         """The programmer's first message again, with what was wrong with the failed script and
         without the script itself (its memory is cleared)."""
         gen.programmer.memory.clear()
-        self.extending = None
+        self.extending, self.continuing = None, None
         subs = self.plan["subtasks"]
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
         return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
@@ -784,7 +787,11 @@ class _Run:
                 rounds = rnd - 1
                 break
             chosen = best(cands)
-            if given is None:
+            kept = self.continuing is not None and best([self.continuing, *cands]) is self.continuing
+            if kept:   # every continuation made it worse (a01: new lines that use names never defined)
+                chosen = self.continuing
+                self.progress("evaluate", f"round {rnd}: no continuation improved the script; keeping it to revise as a whole")
+            elif given is None:
                 gen.choose(chosen.prompt or user, chosen.answer)
             given = None
             if chosen is not cands[-1] and self.req.mode == "interactive" and self.cfg.exec_feedback:
@@ -792,12 +799,13 @@ class _Run:
             sess.script = chosen.script
             self.rec.append("rounds", {"round": rnd, "script": chosen.script, "findings": chosen.findings,
                                        "execution": execution_summary(chosen.report),
-                                       "candidates": [dict(c.summary(), script=c.script) for c in cands], "chosen": chosen.index,
+                                       "candidates": [dict(c.summary(), script=c.script) for c in cands],
+                                       "chosen": chosen.index, "kept_continued": kept,
                                        "decision": chosen.decision or evaluator.decision("accept", "", "", "evidence")})
             if chosen.passed or rnd == max_rounds or self.llm_failure is not None or self.out_of_time:
                 break
             try:
-                user = self.revision(sess, gen, chosen, previous)
+                user = self.revision(sess, gen, chosen, None if kept else previous)
             except LLMCancelled:
                 raise
             except LLMError as e:   # re-retrieval's query generator or a replan failed
