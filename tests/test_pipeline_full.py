@@ -1218,3 +1218,27 @@ def test_when_no_continuation_improves_the_script_it_is_kept_and_revised_as_a_wh
     assert "items.csv" in user_text(revise) and "undefined_rows" not in json.dumps(revise["messages"])
     rec = json.loads(open(out.record_path).read())
     assert rec["rounds"][1]["kept_continued"] and rec["rounds"][1]["script"] == head
+
+
+def test_a_proven_rename_is_kept_when_it_shows_the_next_problem():
+    """A real a06 candidate wrote categories width_0.4/space_0.3 and a drc.json whose width count was
+    the space check's. Renamed, the categories hold, and the count disagrees with them: one problem
+    as before, but the one the revision must hear, so the renamed script is the one revised."""
+    def script(width_count: str):
+        return ("import json\nimport klayout.db as kdb\nimport klayout.rdb as krdb\nW = 0.4\n"
+                "rdb = krdb.ReportDatabase('drc')\ncell = rdb.create_cell('TOP')\n"
+                "cw = rdb.create_category(f'width_{W:g}')\ncs = rdb.create_category('space_0.3')\n"
+                "for i in range(2):\n"
+                "    rdb.create_item(cell.rdb_id(), cw.rdb_id()).add_value(kdb.DEdgePair(kdb.DEdge(i, 0, i, 1), kdb.DEdge(i + 0.2, 0, i + 0.2, 1)))\n"
+                "rdb.create_item(cell.rdb_id(), cs.rdb_id()).add_value(kdb.DEdgePair(kdb.DEdge(5, 0, 5, 1), kdb.DEdge(5.1, 0, 5.1, 1)))\n"
+                f"rdb.save('drc.lyrdb')\njson.dump({{'width': {width_count}, 'space': cs.num_items()}}, open('drc.json', 'w'))\n")
+    steps = [{"match": "Write the script", "content": fence(script("cs.num_items()"))},
+             {"match": "Revise the script", "content": fence(script("cw.num_items()"))}]
+    out, io, reqs = run(steps, config="full", prompt='Check widths and spaces. Save drc.lyrdb with categories "width" '
+                                                     'and "space", and write drc.json as {"width": n, "space": n}.')
+    assert out.ok, out.message
+    rec = json.loads(open(out.record_path).read())
+    assert rec["rounds"][1]["candidates"][0]["stage"] in ("hints", "passed")   # the count now agrees
+    revise = user_text(bodies(reqs, "Revise the script")[0])
+    assert "'width' is 1, but drc.lyrdb's category 'width' holds 2" in revise and "missing categor" not in revise
+    assert "create_category('width')" in out.script

@@ -477,7 +477,10 @@ class _Run:
                                               script)
             if not renamed_outputs:
                 derived = self.rename_outputs(cand, review_state, bound)
-                if derived is not None and derived.rank() > cand.rank():
+                # as good is enough: its names are the ones the run proved requested, and what it
+                # still breaks is what the revision must hear (a real a06 rename of its categories
+                # showed that drc.json's counts disagree with them)
+                if derived is not None and derived.rank() >= cand.rank():
                     return derived
             return cand
         cand.hints = self.hints(script)
