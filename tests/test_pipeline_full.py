@@ -1242,3 +1242,26 @@ def test_a_proven_rename_is_kept_when_it_shows_the_next_problem():
     revise = user_text(bodies(reqs, "Revise the script")[0])
     assert "'width' is 1, but drc.lyrdb's category 'width' holds 2" in revise and "missing categor" not in revise
     assert "create_category('width')" in out.script
+
+
+def test_the_checked_region_drawn_as_markers_is_not_the_violations():
+    """Two real a06 continuations drew the region they had checked on the marker layers 99/0 and
+    99/1 (the whole input layer) instead of the check's result, and were accepted. A region a check
+    was asked of, inserted on a layer the request names for errors, is sent back with the result's name."""
+    prompt = "Check layer 1/0 for widths below 1.5 um and show the errors as markers on layer 99/0; save marks.gds"
+    head = ("import klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
+            "top.shapes(ly.layer(1, 0)).insert(db.DBox(0, 0, 2, 1))\nMIN_WIDTH = 1.5  # um\n"
+            "region = db.Region(top.begin_shapes_rec(ly.layer(1, 0)))\n"
+            "errors = region.width_check(int(MIN_WIDTH / ly.dbu))\nmarks = ly.layer(99, 0)\n")
+    bad = head + "top.shapes(marks).insert(region)\nly.write('marks.gds')\n"
+    good = head + "top.shapes(marks).insert(errors.polygons())\nly.write('marks.gds')\n"
+    check = contract_words.markers_of_the_checked_shapes
+    assert check(bad, prompt) == ["line 9 puts region on layer 99/0: the shapes that were checked, not the violations "
+                                  "the designer asked to see there; insert the check's result (errors.polygons())"]
+    assert check(good, prompt) == []
+    # a layer the request does not name for errors or markers is not judged
+    assert check(bad, "Copy layer 1/0 to layer 99/0, then check widths below 1.5 um there; save marks.gds") == []
+    out, io, reqs = run([{"match": "Write the script", "content": fence(bad)},
+                         {"match": "Revise the script", "content": fence(good)}], config="full", prompt=prompt)
+    assert out.ok and "insert(errors.polygons())" in out.script, out.message
+    assert "the shapes that were checked" in user_text(bodies(reqs, "Revise the script")[0])

@@ -20,8 +20,8 @@ from pathlib import PurePath
 from ..checks.output_contract import OutputContract
 from ..checks.static import number_literals, written_constant_data
 from ..execution.report import ExecutionReport
-from .evaluator import requested_cell_names
-from .fixes.source import assignments, is_int, is_number_text
+from .evaluator import requested_cell_names, sentence_naming
+from .fixes.source import assignments, is_int, is_number_text, values_set_once
 from .planner import requested_files
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])|\n\s*\n")
@@ -881,7 +881,66 @@ def script_problems(script: str, prompt: str, contract: OutputContract) -> list[
     never routed (:func:`missing_route`), shapes read from other cells than the request counts
     (:func:`hierarchy_scope`), data written without computing anything (:func:`computes_nothing`)."""
     return (literal_outputs(script, prompt) if contract.files else []) + missing_route(script, prompt) \
-        + hierarchy_scope(script, prompt) + computes_nothing(script, prompt, contract)
+        + hierarchy_scope(script, prompt) + computes_nothing(script, prompt, contract) \
+        + markers_of_the_checked_shapes(script, prompt)
+
+
+#: Region checks whose result, not the region they were asked of, is what an error layer shows
+_REGION_CHECKS = {"width_check", "space_check", "notch_check", "isolated_check", "separation_check",
+                  "enclosing_check", "overlap_check", "inside_check", "outside_check"}
+_MARKER_WORDS = re.compile(r"\b(?:errors?|violations?|violating|markers?|flag(?:s|ged)?)\b", re.IGNORECASE)
+
+
+def _shapes_layer(target: ast.AST, once: dict[str, ast.expr]) -> str | None:
+    """"99/0" for ``cell.shapes(layout.layer(99, 0))`` or ``cell.shapes(li)`` with ``li`` set once to
+    such a layer; None for anything else."""
+    if not (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr == "shapes"
+            and len(target.args) == 1):
+        return None
+    li = target.args[0]
+    li = once.get(li.id, li) if isinstance(li, ast.Name) else li
+    if isinstance(li, ast.Call) and isinstance(li.func, ast.Attribute) and li.func.attr == "layer" \
+            and len(li.args) == 2 and all(is_int(a) for a in li.args):
+        return f"{li.args[0].value}/{li.args[1].value}"
+    return None
+
+
+def markers_of_the_checked_shapes(script: str, prompt: str) -> list[str]:
+    """A region that a DRC check was asked of (``region.width_check(...)``) inserted on a layer the
+    request names for errors or markers: the checked shapes, not the violations (two real a06
+    continuations drew the whole input layer on 99/0 and 99/1 this way and were accepted)."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return []
+    results: dict[str, list[str]] = {}   # checked region -> names its check results were stored in
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGION_CHECKS \
+                and isinstance(node.func.value, ast.Name):
+            results.setdefault(node.func.value.id, [])
+    for name, value in assignments(tree, top_level=False):
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _REGION_CHECKS \
+                and isinstance(value.func.value, ast.Name) and name not in results[value.func.value.id]:
+            results[value.func.value.id].append(name)
+    once = values_set_once(tree)
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "insert"
+                and len(node.args) == 1):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in ("polygons", "merged"):
+            arg = arg.func.value
+        layer = _shapes_layer(node.func.value, once)
+        if not (isinstance(arg, ast.Name) and arg.id in results and layer) \
+                or not _MARKER_WORDS.search(sentence_naming(prompt, layer)):
+            continue
+        named = results[arg.id]
+        out.append(f"line {node.lineno} puts {arg.id} on layer {layer}: the shapes that were checked, not the violations "
+                   f"the designer asked to see there; insert the check's result"
+                   + (f" ({' or '.join(f'{r}.polygons()' for r in named)})" if named else
+                      f" (e.g. errors = {arg.id}.width_check(...), then errors.polygons())"))
+    return out
 
 
 _CLAUSES = re.compile(r",\s+(?:and|then)\s+|;\s+")
