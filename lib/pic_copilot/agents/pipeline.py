@@ -120,10 +120,8 @@ class _Run:
         self.started = time.monotonic()
         self.candidate_s: list[float] = []   # seconds each candidate took (written, checked, run)
         self.out_of_time = False             # the time budget stopped the request (see over_budget)
-        self.extending: str | None = None    # the script this round's answers continue (see addition)
-        self.continuing: Candidate | None = None   # the candidate whose script that is
+        self.continuing: Candidate | None = None   # the candidate whose script this round's answers continue (see addition)
         self.continued: set[str] = set()     # scripts already continued once (not again)
-        self.absent: list[str] = []          # what that script lacks, as its evidence says it
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -624,7 +622,7 @@ class _Run:
         script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
         start without the failed script in view, and ranks below the round's changed candidates
         of the same stage (:meth:`Candidate.mark_unchanged`). In a round that continues a script
-        (:mod:`addition`, ``self.extending``) the answers are the lines after it, and an answer that
+        (:mod:`addition`, ``self.continuing``) the answers are the lines after it, and an answer that
         adds nothing leaves the next candidates to try again, warmer."""
         k = max(1, self.cfg.candidates)
         revised = revising
@@ -644,8 +642,9 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                start = (addition.answer_start(self.extending, self.absent)
-                         if self.extending and self.client.continues_answers else None)
+                base = self.continuing
+                start = (addition.answer_start(base.script, absent_outputs(base))
+                         if base is not None and self.client.continues_answers else None)
                 try:
                     text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
                                               cancel=self.cancel, on_token=self.token_cb("programmer"),
@@ -658,8 +657,8 @@ class _Run:
                     self.stop_sampling(e, rnd, i + 1)
                     break
                 cut = "programmer"
-                if self.extending is not None and finish not in evaluator.CUT_OFF:
-                    text = f"```python\n{addition.extended(self.extending, extract_code(text))}```"
+                if base is not None and finish not in evaluator.CUT_OFF:
+                    text = f"```python\n{addition.extended(base.script, extract_code(text))}```"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
             if revised is not None and not cand.passed and same_code(cand.script, revised.script):
                 cand.mark_unchanged()
@@ -671,7 +670,7 @@ class _Run:
                           + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
             if cand.passed or given is not None:
                 break
-            if revising is not None and i + 1 < k and same_code(cand.script, revising.script) and self.extending is None:
+            if revising is not None and i + 1 < k and same_code(cand.script, revising.script) and self.continuing is None:
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
@@ -719,16 +718,15 @@ class _Run:
             task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
             docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
                                   lookup=dec.get("lookup"))
-        self.extending, self.continuing = None, None
+        self.continuing = None
         if previous is not None and same_code(chosen.script, previous):
             # stuck (a 1.5B model answered one broken script five times): start over without the
             # failed script in view, told only what was wrong with it
             self.progress("generate", "starting over: the script did not change")
             return self.fresh_start(gen, dec, docs)
         if self.cfg.additions and lacks_outputs_only(chosen) and docs is None and chosen.script not in self.continued:
-            self.extending, self.continuing = chosen.script, chosen
+            self.continuing = chosen
             self.continued.add(chosen.script)
-            self.absent = chosen.problems + [h.get("instructions", "") for h in chosen.hints]
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
             return addition.message(chosen.script, dec.get("instructions", ""), self.req.prompt,
@@ -742,7 +740,7 @@ class _Run:
         """The programmer's first message again, with what was wrong with the failed script and
         without the script itself (its memory is cleared)."""
         gen.programmer.memory.clear()
-        self.extending, self.continuing = None, None
+        self.continuing = None
         subs = self.plan["subtasks"]
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
         return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
@@ -890,6 +888,12 @@ def lacks_outputs_only(cand: Candidate) -> bool:
     if cand.stage == "contract":
         return addition.absent_only(cand.problems)
     return cand.stage == "hints" and bool(cand.hints) and all(h.get("hint") == "layers" for h in cand.hints)
+
+
+def absent_outputs(cand: Candidate) -> list[str]:
+    """What a candidate that lacks only outputs (:func:`lacks_outputs_only`) lacks, as its evidence
+    says it: its contract problems and its pending hints' instructions."""
+    return cand.problems + [h.get("instructions", "") for h in cand.hints]
 
 
 def plan_domains(plan: dict) -> tuple[str, ...]:
