@@ -1199,10 +1199,37 @@ def test_report_categories_named_after_the_rule_and_its_value_are_renamed_and_th
     assert c.check(run_it(fixed)) == []
 
 
-def test_when_no_continuation_improves_the_script_it_is_kept_and_revised_as_a_whole():
+def test_when_no_candidate_improves_a_continued_script_it_is_kept_and_revised_as_a_whole():
     """A real a01 round continued a layout-only script with lines that wrote the two missing files
     from names it never defined: all three continuations failed the static check, and the next
-    round revised one of them. The script that ran is kept instead, and revised as a whole."""
+    round revised one of them. Now one continuation is tried, the round's other candidates revise
+    the script as a whole, and when none of them is better the script that ran is kept and
+    revised again as a whole."""
+    head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
+    good = head + "import csv\ncsv.writer(open('items.csv', 'w', newline='')).writerows([['item']] + [[i] for i in items])\n"
+    worse = fence("import json\njson.dump({'n': len(missing_items)}, open('n.json', 'w'))\n")
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Continue the script", "content": fence("rows_writer.writerows(undefined_rows)\n")},
+             {"match": "Revise the script", "content": worse, "once": True},
+             {"match": "Revise the script", "content": worse, "once": True},
+             {"match": "Revise the script", "content": fence(good)}]
+    out, io, reqs = run(steps, prompt="Count three items, write the count to n.json and the items to items.csv "
+                                      "with the column item", config="full")
+    assert out.ok and out.rounds == 3 and out.script == good, out.message
+    asked = ["continue" if "Continue the script" in user_text(b) else "revise" if "Revise the script" in user_text(b)
+             else "write" for b in reqs]
+    assert asked == ["write"] * 3 + ["continue", "revise", "revise"] + ["revise"], asked
+    assert "items.csv" in user_text(bodies(reqs, "Revise the script")[0])   # the rewrite is told what is missing
+    revise = bodies(reqs, "Revise the script")[-1]
+    assert "items.csv" in user_text(revise) and "undefined_rows" not in json.dumps(revise["messages"])
+    assert "missing_items" not in json.dumps(revise["messages"])
+    rec = json.loads(open(out.record_path).read())
+    assert rec["rounds"][1]["kept_continued"] and rec["rounds"][1]["script"] == head
+
+
+def test_a_whole_script_revision_in_a_continuing_round_can_complete_the_script():
+    """The continuation fails; the round's next candidate, a whole-script revision of the same
+    script, writes the missing file and ends the request in that round."""
     head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
     good = head + "import csv\ncsv.writer(open('items.csv', 'w', newline='')).writerows([['item']] + [[i] for i in items])\n"
     steps = [{"match": "Write the script", "content": fence(head)},
@@ -1210,14 +1237,8 @@ def test_when_no_continuation_improves_the_script_it_is_kept_and_revised_as_a_wh
              {"match": "Revise the script", "content": fence(good)}]
     out, io, reqs = run(steps, prompt="Count three items, write the count to n.json and the items to items.csv "
                                       "with the column item", config="full")
-    assert out.ok and out.rounds == 3 and out.script == good, out.message
-    asked = ["continue" if "Continue the script" in user_text(b) else "revise" if "Revise the script" in user_text(b)
-             else "write" for b in reqs]
-    assert asked == ["write"] * 3 + ["continue"] * 3 + ["revise"], asked
-    revise = bodies(reqs, "Revise the script")[0]
-    assert "items.csv" in user_text(revise) and "undefined_rows" not in json.dumps(revise["messages"])
-    rec = json.loads(open(out.record_path).read())
-    assert rec["rounds"][1]["kept_continued"] and rec["rounds"][1]["script"] == head
+    assert out.ok and out.rounds == 2 and out.script == good, out.message
+    assert len(bodies(reqs, "Continue the script")) == 1 and len(bodies(reqs, "Revise the script")) == 1
 
 
 def test_a_proven_rename_is_kept_when_it_shows_the_next_problem():

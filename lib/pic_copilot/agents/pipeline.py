@@ -122,6 +122,7 @@ class _Run:
         self.out_of_time = False             # the time budget stopped the request (see over_budget)
         self.continuing: Candidate | None = None   # the candidate whose script this round's answers continue (see addition)
         self.continued: set[str] = set()     # scripts already continued once (not again)
+        self.rewrite: str = ""               # a continuing round's whole-script revision message (see sample_round)
         words = request.feedback[-1] if request.feedback else request.prompt
         self.words = words
         self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
@@ -622,10 +623,14 @@ class _Run:
         script unchanged) switches the round's remaining candidates to :meth:`fresh_start`, a new
         start without the failed script in view, and ranks below the round's changed candidates
         of the same stage (:meth:`Candidate.mark_unchanged`). In a round that continues a script
-        (:mod:`addition`, ``self.continuing``) the answers are the lines after it, and an answer that
-        adds nothing leaves the next candidates to try again, warmer."""
+        (:mod:`addition`, ``self.continuing``) the first answer is the lines after it; the round's
+        other candidates revise the script as a whole (``self.rewrite``). Warmer continuations of a
+        continuation that failed added nothing in session 25's runs (a01: three continuations that
+        all wrote files from names never computed, one round spent; a06: two static errors), while
+        a whole-script revision of the same script wrote a01's missing files."""
         k = max(1, self.cfg.candidates)
         revised = revising
+        base = self.continuing
         temps = [self.settings.temperature if t is None else t for t in CANDIDATE_TEMPERATURES]
         temps = (temps + [temps[-1]] * k)[:k]
         out: list[Candidate] = []
@@ -642,7 +647,6 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                base = self.continuing
                 start = (addition.answer_start(base.script, absent_outputs(base))
                          if base is not None and self.client.continues_answers else None)
                 try:
@@ -670,7 +674,11 @@ class _Run:
                           + (f" ({cand.problems[0][:120]})" if cand.problems else ""), cand.summary())
             if cand.passed or given is not None:
                 break
-            if revising is not None and i + 1 < k and same_code(cand.script, revising.script) and self.continuing is None:
+            if base is not None and i + 1 < k:
+                self.progress("generate", "the continuation did not complete the script: the next candidates revise it as a whole")
+                user, base = self.rewrite, None
+                continue
+            if revising is not None and i + 1 < k and same_code(cand.script, revising.script):
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
@@ -719,6 +727,9 @@ class _Run:
             docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
                                   lookup=dec.get("lookup"))
         self.continuing = None
+        instructions = dec.get("instructions", "")
+        if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
+            instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"
         if previous is not None and same_code(chosen.script, previous):
             # stuck (a 1.5B model answered one broken script five times): start over without the
             # failed script in view, told only what was wrong with it
@@ -729,11 +740,9 @@ class _Run:
             self.continued.add(chosen.script)
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
+            self.rewrite = gen.revision_message(chosen.script, instructions)
             return addition.message(chosen.script, dec.get("instructions", ""), self.req.prompt,
                                     shown=self.client.continues_answers)
-        instructions = dec.get("instructions", "")
-        if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
-            instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"
         return gen.revision_message(chosen.script, instructions, docs=docs)
 
     def fresh_start(self, gen: ScriptGenerator, dec: dict, docs: list[dict] | None = None) -> str:
