@@ -123,6 +123,13 @@ def test_a_requested_length_missing_from_the_script_sends_it_back():
     # passed "20 um" before
     assert "20 um" in missing_values(prompt, "c = f(length_taper=10.0, gap_mmi=0.5)")["instructions"]
     assert missing_values(prompt, "c = f(gap_mmi=0.5)\nbox = DBox(-10, -1, 10, 1)") is None
+    # assigned to a name nothing reads, the number is stated, not used (a real m01 script kept the
+    # requested 4 um slab in slab_extension = 4.0 and built the slab from slab_width = 6.0)
+    unread = "mmi_length = 20.0  # um\nlength = 12.0\nc = f(length_mmi=length, gap_mmi=0.5)\n"
+    assert "20 um" in missing_values(prompt, unread)["instructions"]
+    assert missing_values(prompt, unread + "print(mmi_length)\n") is None   # read: it counts
+    assert missing_values(prompt, unread.replace("length_mmi=length", "length_mmi=mmi_length")) is None
+    assert missing_values(prompt, "L: float = 20\nc = f(length_mmi=L, gap_mmi=0.5)\n") is None
     # the last item of an enumeration is computed, not written
     series = "widths 0.30, 0.35, ..., 0.60 um at y = 0, 5, ..., 30 um"
     assert missing_values(series, "ws = [0.30 + 0.05 * i for i in range(7)]\nys = [5 * i for i in range(7)]") is None
@@ -304,7 +311,7 @@ def test_a_number_with_a_fraction_the_request_gives_must_reach_the_script():
            "in 501 points.")
     assert evaluator.requested_decimals(req) == [("2.34", 2.34), ("3.4", 3.4), ("1.50", 1.5)]
     assert evaluator.requested_decimals("widths 0.30, 0.35, ..., 0.60 µm and a layer 1/0.") == []
-    wrong = "NEFF, NG = 2.34, 4.2\nwl = np.linspace(1.5, 1.6, 501)\nWL0 = 1.55\n"
+    wrong = "NEFF, NG = 2.34, 4.2\nwl = np.linspace(1.5, 1.6, 501)\nWL0 = 1.55\nprint(wl - WL0)\n"
     dec = evaluator.missing_values(req, wrong)
     assert dec is not None and "3.4" in dec["instructions"] and "2.34" not in dec["instructions"]
     assert evaluator.missing_values(req, wrong.replace("4.2", "3.4")) is None

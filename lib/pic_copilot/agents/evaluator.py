@@ -440,7 +440,8 @@ def missing_values(prompt: str, script: str) -> dict | None:
     A small evaluator model accepts a script that builds the right kind of device with default
     sizes; the numbers in the request are cheap evidence against that. A number typed only into a
     constant table the script writes out is no use of it: a real a05 answer built one default
-    straight instead of two 20 µm ones and wrote ``{"in1": 20, "out1": 20, "out2": 20}``.
+    straight instead of two 20 µm ones and wrote ``{"in1": 20, "out1": 20, "out2": 20}``. Nor is a
+    number assigned to a name nothing reads (:func:`static.unread_assignments`).
     """
     from ..execution import drc_deck
 
@@ -449,7 +450,8 @@ def missing_values(prompt: str, script: str) -> dict | None:
         return None
     tree = _parsed(script)
     if tree is not None:
-        typed_in = {id(n) for _, data in static.written_constant_data(tree) for n in ast.walk(data)}
+        typed_in = {id(n) for data in [d for _, d in static.written_constant_data(tree)] + static.unread_assignments(tree)
+                    for n in ast.walk(data)}
         numbers = numeric_literals([n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in typed_in])
         signed = signed_literals(tree)
     elif drc_deck.is_deck(script):   # a KLayout DRC deck: its numbers, read without Python's parser

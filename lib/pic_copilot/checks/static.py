@@ -1465,6 +1465,23 @@ def _is_constant_display(node: ast.AST) -> bool:
     return True
 
 
+def unread_assignments(tree: ast.AST) -> list[ast.AST]:
+    """The values assigned to names that nothing reads: ``slab_extension = 4.0`` in a script that
+    never uses ``slab_extension`` (a real m01 script kept the requested 4 µm there and built a
+    6.5 µm slab). A number written only there is stated, not used. Only values without a call:
+    ``ref = c << f(width=2)`` places a device even when ``ref`` is never read."""
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+    out = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
+        if targets and all(isinstance(t, ast.Name) and t.id not in read for t in targets) \
+                and not any(isinstance(n, ast.Call) or isinstance(n, ast.BinOp) and isinstance(n.op, ast.LShift)
+                            for n in ast.walk(node.value)):
+            out.append(node.value)
+    return out
+
+
 def written_constant_data(tree: ast.AST) -> list[tuple[ast.Call, ast.AST]]:
     """(writing call, the display of constants it writes) for each write of a constant table:
     ``json.dump({"in1": 20, "out1": 20}, f)``, or ``rows = [[1, 2.5]]`` once and never changed, then
