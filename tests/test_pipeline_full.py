@@ -1241,6 +1241,30 @@ def test_a_whole_script_revision_in_a_continuing_round_can_complete_the_script()
     assert len(bodies(reqs, "Continue the script")) == 1 and len(bodies(reqs, "Revise the script")) == 1
 
 
+def test_a_continuation_that_ran_but_is_wrong_is_what_the_rounds_next_candidates_revise():
+    """A real a06 continuation added the two missing marker layers but drew the checked region on
+    them; its warmer retries failed the static check and the round ended. A continuation that ran
+    has the missing outputs, so the round's next candidate revises it, told its own problem."""
+    prompt = ("Check layer 1/0 for widths below 1.5 um, show the errors as markers on layer 99/0 and "
+              "write the number of errors to n.json")
+    head = ("import json\nimport klayout.db as db\nly = db.Layout()\ntop = ly.create_cell('TOP')\n"
+            "top.shapes(ly.layer(1, 0)).insert(db.DBox(0, 0, 1, 1))\nMIN_WIDTH = 1.5  # um\n"
+            "region = db.Region(top.begin_shapes_rec(ly.layer(1, 0)))\n"
+            "errors = region.width_check(int(MIN_WIDTH / ly.dbu))\n"
+            "json.dump({'errors': errors.count()}, open('n.json', 'w'))\nly.write('marks.gds')\n")
+    wrong = head + "top.shapes(ly.layer(99, 0)).insert(region)\nly.write('marks.gds')\n"
+    right = head + "top.shapes(ly.layer(99, 0)).insert(errors.polygons())\nly.write('marks.gds')\n"
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Continue the script", "content": fence(wrong)},
+             {"match": "insert the check's result", "content": fence(right)},
+             {"match": "Revise the script", "content": fence(head)}]
+    out, io, reqs = run(steps, prompt=prompt, config="full")
+    assert out.ok and out.rounds == 2 and out.script == right, out.message
+    revise = bodies(reqs, "Revise the script")
+    assert len(revise) == 1 and "insert(region)" in user_text(revise[0])   # the continuation, with its problem
+    assert "errors.polygons()" in user_text(revise[0])
+
+
 def test_a_proven_rename_is_kept_when_it_shows_the_next_problem():
     """A real a06 candidate wrote categories width_0.4/space_0.3 and a drc.json whose width count was
     the space check's. Renamed, the categories hold, and the count disagrees with them: one problem

@@ -25,7 +25,7 @@ from ..retrieval import observations
 from . import addition, binding, contract_words, evaluator, planner, retrieve
 from ..llm.agent import Agent, extract_code
 from . import deck_generator
-from .candidates import Candidate, best, contract_decision, same_code
+from .candidates import STAGES, Candidate, best, contract_decision, same_code
 from .fixes import (bind_the_requested_pitch, name_box_and_point_parts, write_the_missing_header, ask_the_bounding_box, make_a_region_for_the_region_method, make_regions_of_shape_operands, use_the_word_the_class_has, write_one_row_of_scalars, copy_the_locked_component, name_each_loop_component, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, rename_json_keys, rename_outputs, rename_rdb_categories, repair_syntax, request_free_fixes,
                     restore_example_definitions,
@@ -624,10 +624,7 @@ class _Run:
         start without the failed script in view, and ranks below the round's changed candidates
         of the same stage (:meth:`Candidate.mark_unchanged`). In a round that continues a script
         (:mod:`addition`, ``self.continuing``) the first answer is the lines after it; the round's
-        other candidates revise the script as a whole (``self.rewrite``). Warmer continuations of a
-        continuation that failed added nothing in session 25's runs (a01: three continuations that
-        all wrote files from names never computed, one round spent; a06: two static errors), while
-        a whole-script revision of the same script wrote a01's missing files."""
+        other candidates revise a whole script (:meth:`after_continuation`)."""
         k = max(1, self.cfg.candidates)
         revised = revising
         base = self.continuing
@@ -675,14 +672,37 @@ class _Run:
             if cand.passed or given is not None:
                 break
             if base is not None and i + 1 < k:
-                self.progress("generate", "the continuation did not complete the script: the next candidates revise it as a whole")
-                user, base = self.rewrite, None
+                user, base, revising = self.after_continuation(gen, cand, revising)
+                revised = revising
                 continue
             if revising is not None and i + 1 < k and same_code(cand.script, revising.script):
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
+
+    def after_continuation(self, gen: ScriptGenerator, cont: Candidate,
+                           revising: Candidate | None) -> tuple[str, None, Candidate | None]:
+        """The message, answer start (none) and revised candidate for a continuing round's other
+        candidates, once its continuation ``cont`` did not pass.
+
+        Warmer continuations of a failed continuation added nothing in session 25's runs (a01: three
+        that all wrote files from names never computed, a round spent; a06: two static errors).
+        A continuation that ran has the missing outputs, so its own problems are revised (a06's
+        added marker layers held the checked region instead of the violations: one name to
+        change); one that did not run leaves the script it continued to be revised as a whole,
+        which wrote a01's missing files.
+
+        Args:
+            gen: the round's script generator.
+            cont: the round's continuation, evaluated.
+            revising: the candidate the round revises (the continued one).
+        """
+        if STAGES.index(cont.stage) >= STAGES.index("contract") and cont.decision:
+            self.progress("generate", "the continuation ran but is not right yet: the next candidates revise it")
+            return gen.revision_message(cont.script, cont.decision.get("instructions", "")), None, cont
+        self.progress("generate", "the continuation did not run: the next candidates revise the script as a whole")
+        return self.rewrite, None, revising
 
     def budget_s(self) -> float | None:
         """The request's time budget: its own, else the settings' (0 or None: no limit)."""
