@@ -750,8 +750,40 @@ def test_a_nameless_component_gets_the_requested_top_cell_name():
     rep = ExecutionReport.from_dict({"ok": True, "files": [layout]})
     fixed, done = fixes.rename_outputs(code, OutputContract(files=["gc_row.gds"], cells=["GC_ROW"]), rep)
     assert "c = gf.Component('GC_ROW')" in fixed and done
-    two = code.replace("c << gf", "d = gf.Component()\nc << gf")   # which one is the top? not guessed
-    assert fixes.rename_outputs(two, OutputContract(files=["gc_row.gds"], cells=["GC_ROW"]), rep) == (two, [])
+    # two nameless components: not guessed from them, but the one written is the top cell
+    two = code.replace("c << gf", "d = gf.Component()\nc << gf")
+    fixed, done = fixes.rename_outputs(two, OutputContract(files=["gc_row.gds"], cells=["GC_ROW"]), rep)
+    assert "d = gf.Component()\n" in fixed and "c.name = 'GC_ROW'\nc.write_gds" in fixed and "copy of the written" in done[0]
+
+
+def test_a_factory_cell_written_as_the_top_cell_is_written_under_the_requested_name(tmp_path):
+    """A real m04 script wrote the generic PDK's coupler row from its factory, labels and all, and
+    failed over the top cell's name alone ("grating_coupler_array_gdsfactory..."): a factory's cell
+    is locked, so a copy of the written component gets the name. Run for real."""
+    import subprocess
+    import sys
+
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    code = ("import gdsfactory as gf\ngf.gpdk.PDK.activate()\nc = gf.components.straight(length=5)\n"
+            "if True:\n    c.write_gds('row.gds', with_metadata=False)\n")
+    contract = OutputContract(files=["row.gds"], cells=["ROW"])
+
+    def run_it(script):
+        (tmp_path / "s.py").write_text(script)
+        subprocess.run([sys.executable, "s.py"], cwd=tmp_path, check=True, timeout=120, capture_output=True)
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    rep = run_it(code)
+    assert any("ROW" in p for p in contract.check(rep))
+    fixed, done = fixes.rename_outputs(code, contract, rep)
+    assert "    c = c.copy()\n    c.name = 'ROW'\n    c.write_gds" in fixed and done, fixed
+    assert contract.check(run_it(fixed)) == []
+    # two components written: which one is the top is not guessed
+    two = code + "d = gf.components.bend_euler()\nd.write_gds('b.gds')\n"
+    assert fixes.rename_outputs(two, contract, rep) == (two, [])
 
 
 def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):

@@ -710,6 +710,34 @@ def _name_unnamed_component(code: str, tree: ast.Module, renames: dict[str, str]
     return "".join(lines), [f"named the nameless Component {cell!r} (the top cell the designer asked for)"]
 
 
+def _name_the_written_component(code: str, tree: ast.Module, cell: str | None) -> tuple[str, list[str]]:
+    """A gdsfactory factory's cell written as the top cell ("grating_coupler_array_gdsfactory...")
+    where the designer named one: when the script writes exactly one component, by name, a copy of
+    it gets the requested name just before it is written. A factory's cell is locked (renaming it
+    raises LockedError); its copy is not. A real m04 script wrote the generic PDK's coupler row
+    itself, with its labels, and lost it over the top cell's name alone.
+
+    Args:
+        code: the script.
+        tree: its syntax tree.
+        cell: the requested top cell's name, where the run made another top cell instead (else None).
+    """
+    writes = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "write_gds" and isinstance(n.func.value, ast.Name)]
+    if cell is None or "gdsfactory" not in code or len(writes) != 1:
+        return code, []
+    call = writes[0]
+    stmt = next((n for n in ast.walk(tree) if isinstance(n, ast.Expr) and n.value is call), None)
+    if stmt is None:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    line = lines[stmt.lineno - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    name = call.func.value.id
+    lines.insert(stmt.lineno - 1, f"{indent}{name} = {name}.copy()\n{indent}{name}.name = {cell!r}\n")
+    return "".join(lines), [f"named a copy of the written component {cell!r} (the top cell the designer asked for)"]
+
+
 def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
     """The script with the string literals that named a wrong output (see :func:`output_renames`)
     replaced by the names the designer asked for: a small model keeps a worked example's file and
@@ -726,7 +754,11 @@ def rename_outputs(code: str, contract, report: ExecutionReport) -> tuple[str, l
     hits = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
             and id(n) not in in_fstring and (n.value in renames or n.value.removeprefix("./") in renames)]
     if not hits:
-        return _name_unnamed_component(code, tree, renames)
+        fixed, done = _name_unnamed_component(code, tree, renames)
+        if done:
+            return fixed, done
+        tops = _top_cells(report)
+        return _name_the_written_component(code, tree, next((new for old, new in renames.items() if old in tops), None))
     lines = code.splitlines(keepends=True)
     done: list[str] = []
     for n in sorted(hits, key=lambda n: (n.lineno, n.col_offset), reverse=True):
