@@ -33,3 +33,22 @@ def test_the_answer_starts_with_the_script_and_a_comment_naming_what_comes_next(
                            'script never uses those layers: ...', "no shapes on layer 2/0 (layers with shapes: 1/0)"])
     assert layers == "Next: put shapes on layer 99/0 and 99/1 and 2/0"
     assert addition.cue([]).startswith("Next: add what the designer asked")
+
+
+def test_shapes_drawn_on_a_layer_the_request_does_not_name_are_no_absent_output():
+    """A real m11 script drew the cladding on layout.layer(LAYER + 101, 0), 102/0 instead of 111/0:
+    "no shapes on layer 111/0" there means the wrong layer, and the continuation only printed a
+    count. Such a script is revised whole; one that drew only on requested layers is continued."""
+    from pic_copilot.agents.candidates import Candidate
+    from pic_copilot.agents.pipeline import lacks_outputs_only
+    from pic_copilot.execution.report import ExecutionReport
+
+    def candidate(delta):
+        rep = ExecutionReport.from_dict({"ok": True, "changes": {"shapes_delta": delta, "changed": True}})
+        return Candidate(script="...", temperature=0.2, stage="contract", report=rep,
+                         problems=["no shapes on layer 111/0 (layers with shapes: 1/0, 102/0)"])
+
+    requested = ["1/0", "111/0"]
+    assert not lacks_outputs_only(candidate({"1/0": 1, "102/0": 1}), requested)
+    assert lacks_outputs_only(candidate({"1/0": 1}), requested)
+    assert lacks_outputs_only(candidate({"1/0": 1, "102/0": 0}), requested)

@@ -755,7 +755,8 @@ class _Run:
             # failed script in view, told only what was wrong with it
             self.progress("generate", "starting over: the script did not change")
             return self.fresh_start(gen, dec, docs)
-        if self.cfg.additions and lacks_outputs_only(chosen) and docs is None and chosen.script not in self.continued:
+        if self.cfg.additions and lacks_outputs_only(chosen, self.contract.layers) and docs is None \
+                and chosen.script not in self.continued:
             self.continuing = chosen
             self.continued.add(chosen.script)
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
@@ -908,11 +909,23 @@ class _Run:
                        record_path=str(self.rec.path), message=msg, timings=timings)
 
 
-def lacks_outputs_only(cand: Candidate) -> bool:
+def lacks_outputs_only(cand: Candidate, requested_layers: list[str] = ()) -> bool:
     """The candidate ran and what it produced holds, but requested outputs are absent: files not
     written, layers left empty (contract problems), or requested layers its script never uses (the
-    "layers" hint, with no other hint pending)."""
+    "layers" hint, with no other hint pending).
+
+    Not when the run drew on the open layout's layers that the request does not name: the shapes
+    went to the wrong layer, and a continuation only adds (a real m11 script drew the cladding on
+    ``layout.layer(LAYER + 101, 0)``, 102/0 for 111/0, and its continuation printed a count).
+
+    Args:
+        cand: the chosen candidate, evaluated.
+        requested_layers: the layers the request names ("L/D").
+    """
     if cand.unchanged:
+        return False
+    delta = ((cand.report.changes if cand.report is not None else None) or {}).get("shapes_delta") or {}
+    if any(n > 0 and layer not in requested_layers for layer, n in delta.items()):
         return False
     if cand.stage == "contract":
         return addition.absent_only(cand.problems)
