@@ -839,6 +839,14 @@ def test_the_one_layer_a_script_swapped_for_another_is_set_back():
     assert fixes.rebind_one_wrong_layer(two, prompt) == (two, None)
     looped = "import klayout.db as pya\nly = pya.Layout()\nfor l in (2, 4):\n    ly.layer(l, 0)\n"
     assert fixes.rebind_one_wrong_layer(looped, prompt) == (looped, None)
+    # a real m11 script: the cladding "on layer 111/0" drawn on layout.layer(LAYER + 101, DATATYPE), 102/0
+    clad = "waveguide on layer 1/0 and a 3 um cladding on layer 111/0"
+    summed = ("LAYER, DATATYPE = 1, 0\nwg = layout.layer(LAYER, DATATYPE)\n"
+              "cl = layout.layer(LAYER + 101, DATATYPE)\n")
+    fixed, what = fixes.rebind_one_wrong_layer(summed, clad)
+    assert fixed == summed.replace("LAYER + 101", "111") and what.startswith("layer 102/0 -> 111/0"), fixed
+    # the datatype name is read by the other layer too: changing it would move both
+    assert fixes.rebind_one_wrong_layer(summed, clad.replace("111/0", "111/5")) == (summed, None)
 
 
 def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_the_one_that_has_it():

@@ -175,7 +175,32 @@ def name_the_new_layer(code: str, request: str) -> tuple[str, str | None]:
     return replace_spans(code, spans), f"layer() -> layer({wanted[0][0]}, {wanted[0][1]}) (a new layer without a number; the request names {wanted[0][0]}/{wanted[0][1]})"
 
 
-def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Constant, int]]] | None:
+def _int_value(node: ast.AST, ints: dict[str, ast.Constant]) -> int | None:
+    """The integer a literal, a name set once to one, or their sum or difference gives (else None)."""
+    if is_int(node):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ints:
+        return ints[node.id].value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        a, b = _int_value(node.left, ints), _int_value(node.right, ints)
+        if a is not None and b is not None:
+            return a + b if isinstance(node.op, ast.Add) else a - b
+    return None
+
+
+def _int_node(arg: ast.AST, ints: dict[str, ast.Constant]) -> ast.AST | None:
+    """The node that gives a layer() argument its integer: the literal itself, the literal a name
+    was set to, or a one-line sum such as ``LAYER + 101`` (a real m11 script's 102 for 111)."""
+    if is_int(arg):
+        return arg
+    if isinstance(arg, ast.Name):
+        return ints.get(arg.id)
+    if isinstance(arg, ast.BinOp) and arg.lineno == arg.end_lineno and _int_value(arg, ints) is not None:
+        return arg
+    return None
+
+
+def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.AST, int]]] | None:
     """Every layer a pya / klayout.db script addresses by numbers, with the literal nodes that give
     them (and whether each gives the layer, 0, or the datatype, 1): ``layout.layer(3, 0)``, ``VIA = (3, 0)`` read by ``layout.layer(VIA)`` or ``(*VIA)``, and
     ``L, D = 3, 0`` read by ``layout.layer(L, D)``. None when a layer comes from anything else (a
@@ -198,13 +223,13 @@ def _layer_literals(tree: ast.Module) -> dict[tuple[int, int], list[tuple[ast.Co
             name = args[0].value if isinstance(args[0], ast.Starred) else args[0]
             nodes = pairs.get(name.id) if isinstance(name, ast.Name) else None
         elif len(args) == 2:
-            nodes = [a if is_int(a) else ints.get(a.id) if isinstance(a, ast.Name) else None for a in args]
+            nodes = [_int_node(a, ints) for a in args]
             nodes = nodes if all(nodes) else None
         else:
             nodes = None
         if nodes is None:
             return None
-        spec = (nodes[0].value, nodes[1].value)
+        spec = (_int_value(nodes[0], ints), _int_value(nodes[1], ints))
         out.setdefault(spec, []).extend((n, i) for i, n in enumerate(nodes) if all(n is not m for m, _ in out[spec]))
     return out
 
@@ -226,7 +251,11 @@ def rebind_one_wrong_layer(code: str, request: str) -> tuple[str, str | None]:
     if len(extra) != 1 or len(missing) != 1:
         return code, None
     (old,), (new,) = extra, missing
-    spans = {(n.lineno, n.col_offset, n.end_col_offset, str(new[i])) for n, i in used[old]}
+    change = [(n, i) for n, i in used[old] if old[i] != new[i]]
+    shared = {id(n) for spec, nodes in used.items() if spec != old for n, _ in nodes}
+    if any(id(n) in shared for n, _ in change):   # a name another layer reads too: changing it moves both
+        return code, None
+    spans = {(n.lineno, n.col_offset, n.end_col_offset, str(new[i])) for n, i in change}
     return replace_spans(code, spans), f"layer {old[0]}/{old[1]} -> {new[0]}/{new[1]} (the one layer of the request the script did not use)"
 
 
