@@ -786,6 +786,41 @@ def test_a_factory_cell_written_as_the_top_cell_is_written_under_the_requested_n
     assert fixes.rename_outputs(two, contract, rep) == (two, [])
 
 
+def test_csv_columns_beyond_the_requested_header_are_dropped_and_the_fix_runs(tmp_path):
+    """A real b02 script wrote "name,x,y,orientation,width,layer,port_type" for "the header
+    name,x,y,orientation,width" and kept the recipe's two extra columns through three rounds of
+    being told the header. The header and the rows (a row literal over two lines here) lose the
+    same positions. Run for real."""
+    import subprocess
+    import sys
+
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    code = ("import csv\nrows = []\nfor name, x in (('o1', 1.5), ('o2', 2.0)):\n"
+            "    rows.append([name, x, 'µm',\n                 'optical'])\n"
+            "with open('p.csv', 'w', newline='') as f:\n    w = csv.writer(f)\n"
+            "    w.writerow(['name', 'x', 'unit', 'port_type'])\n    w.writerows(rows)\n")
+    contract = OutputContract(files=["p.csv"], csv_columns={"p.csv": ["name", "x"]})
+
+    def run_it(script):
+        (tmp_path / "s.py").write_text(script)
+        subprocess.run([sys.executable, "s.py"], cwd=tmp_path, check=True, timeout=60)
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})
+
+    rep = run_it(code)
+    assert contract.check(rep) and "header is" in contract.check(rep)[0]
+    fixed, done = fixes.drop_extra_csv_columns(code, contract, rep)
+    assert "rows.append([name, x])" in fixed and "w.writerow(['name', 'x'])" in fixed, fixed
+    assert done == ["dropped the CSV column(s) p.csv: 'unit', 'port_type' (not in the header the designer asked for)"]
+    assert contract.check(run_it(fixed)) == [] and (tmp_path / "p.csv").read_text().splitlines()[1] == "o1,1.5"
+    # a requested column missing, or the columns out of order: nothing to drop
+    for want in (["name", "y"], ["x", "name"]):
+        other = OutputContract(files=["p.csv"], csv_columns={"p.csv": want})
+        assert fixes.drop_extra_csv_columns(code, other, rep) == (code, [])
+
+
 def test_a_layout_is_written_in_the_format_its_file_name_says(tmp_path):
     """A real b06 run (session 6) wrote `layout.write("out.oas", gzip=True, options=db.SaveLayoutOptions())`:
     gzip data, and a default SaveLayoutOptions() is GDS2 whatever the suffix. Run for real with pip klayout."""

@@ -1025,6 +1025,66 @@ def rename_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[st
     return replace_spans(code, spans), [f"renamed the CSV column(s) {', '.join(done)} (the header the designer asked for)"]
 
 
+def drop_extra_csv_columns(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """The script without the columns it wrote beyond the requested header: the written header is
+    the requested columns, in order, with others among them ("name, x, y, orientation, width,
+    layer, port_type" for "the header name,x,y,orientation,width": a real b02 script kept a recipe's
+    two extra columns through three rounds of being told the header). The header literal and the
+    row literals of its width that the script appends or writes lose the same positions; nothing
+    is changed unless there is one such header and at least one such row.
+
+    Returns the script and what was dropped.
+    """
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    tree = None
+    spans: set = set()
+    done: list[str] = []
+    for name, want in contract.csv_columns.items():
+        got = [str(c).strip() for c in ((files.get(name) or {}).get("summary") or {}).get("first_row") or []]
+        keep = _subsequence(list(want), got)
+        if keep is None or len(keep) == len(got):
+            continue
+        tree = tree or parsed(code)
+        if tree is None:
+            return code, []
+        headers = [n for n in ast.walk(tree) if isinstance(n, (ast.List, ast.Tuple))
+                   and [e.value.strip() if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
+                        for e in n.elts] == got]
+        rows = [a for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr in ("append", "writerow") for a in n.args
+                if isinstance(a, (ast.List, ast.Tuple)) and len(a.elts) == len(got) and a not in headers]
+        if len(headers) != 1 or not rows:
+            continue
+        for n in headers + rows:
+            kept = ", ".join(ast.get_source_segment(code, n.elts[i]) for i in keep)
+            text = f"[{kept}]" if isinstance(n, ast.List) else f"({kept},)" if len(keep) == 1 else f"({kept})"
+            spans.add((n.lineno, n.col_offset, n.end_lineno, n.end_col_offset, text))
+        done.append(f"{name}: {', '.join(repr(c) for i, c in enumerate(got) if i not in keep)}")
+    if not spans:
+        return code, []
+    data = code.encode()
+    starts = [0]
+    for line in code.encode().splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    for line, col, end_line, end_col, text in sorted(spans, reverse=True):   # ast offsets: UTF-8 bytes
+        data = data[:starts[line - 1] + col] + text.encode() + data[starts[end_line - 1] + end_col:]
+    return data.decode(), [f"dropped the CSV column(s) {'; '.join(done)} (not in the header the "
+                                        "designer asked for)"]
+
+
+def _subsequence(want: list[str], got: list[str]) -> list[int] | None:
+    """The positions in ``got`` of ``want``'s names, in order, when ``got`` holds them so (else None)."""
+    out, i = [], 0
+    for w in want:
+        while i < len(got) and got[i] != w:
+            i += 1
+        if i == len(got):
+            return None
+        out.append(i)
+        i += 1
+    return out
+
+
 def json_key_renames(contract, report: ExecutionReport) -> dict[str, str]:
     """Written key -> requested key, for JSON objects the run wrote without requested keys where each
     missing key shares a word with exactly one written key that is not requested, and that key with
