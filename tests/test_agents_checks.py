@@ -2412,3 +2412,20 @@ def test_an_integer_box_length_compared_with_micrometres_is_a_static_error():
     assert [f["line"] for f in found] == [3] and "width (= shape.bbox().width())" in found[0]["message"]
     twice = "w = 1.0\nfor shape in cell.shapes(li):\n    w = shape.bbox().width()\n    if w < 0.5:\n        pass\n"
     assert checks.dbu_micron_comparisons(twice) == []
+
+
+def test_a_dtrans_of_two_integers_is_made_a_displacement():
+    """pya.DTrans(200, 0) is DTrans(rot, mirrx): a real b08 instance meant for (200, 0) landed at 0,0
+    and was accepted. Two integers that cannot be a rotation code and a mirror flag become floats;
+    checked with the real klayout module."""
+    import klayout.db as kdb
+
+    code = "import klayout.db as kdb\nt = kdb.DTrans(200, 0)\nr = kdb.DTrans(1, 0)\nu = kdb.DTrans(-50, 25)\n"
+    assert kdb.DTrans(200, 0).disp == kdb.DVector(0, 0)   # why: the integers are not a displacement
+    fixed, what = fixes.fix_integer_displacements(code, "sandbox")
+    assert "kdb.DTrans(200.0, 0.0)" in fixed and "kdb.DTrans(1, 0)" in fixed and "kdb.DTrans(-50.0, 25.0)" in fixed
+    assert what and "rotation code" in what
+    space = {}
+    exec(fixed, space)
+    assert space["t"].disp == kdb.DVector(200, 0) and space["u"].disp == kdb.DVector(-50, 25)
+    assert fixes.fix_integer_displacements("t = kdb.DTrans(200.5, 0)\n", "sandbox") == ("t = kdb.DTrans(200.5, 0)\n", None)

@@ -728,6 +728,41 @@ def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | N
                                         "index the layout gives, not the GDS layer number)")
 
 
+def fix_integer_displacements(code: str, mode: str) -> tuple[str, str | None]:
+    """``pya.DTrans(200, 0)`` is a rotation code and a mirror flag, not a displacement: two integers
+    pick KLayout's ``DTrans(rot, mirrx)`` constructor, and the instance lands at 0,0 (a real b08
+    script, accepted, in KLayout 0.28.5 and the pip module alike). Two integer literals that cannot be
+    a rotation code (0-7) and a mirror flag (0/1) are written as floats, ``DTrans(200.0, 0.0)``,
+    the displacement they were meant as.
+    """
+    if "DTrans(" not in code:
+        return code, None
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    klayout = _klayout_aliases(tree, mode) | {"db", "kdb", "pya"}
+
+    def integer(a: ast.AST) -> int | None:
+        neg = isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub)
+        a = a.operand if neg else a
+        return (-a.value if neg else a.value) if isinstance(a, ast.Constant) and type(a.value) is int else None
+
+    spans = set()
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "DTrans"
+                and isinstance(call.func.value, ast.Name) and call.func.value.id in klayout
+                and len(call.args) == 2 and not call.keywords):
+            continue
+        x, y = (integer(a) for a in call.args)
+        if x is None or y is None or (x in range(8) and y in (0, 1)):
+            continue
+        spans |= {(a.lineno, a.col_offset, a.end_col_offset, f"{v:.1f}") for a, v in zip(call.args, (x, y))
+                  if a.lineno == a.end_lineno}
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), "DTrans(x, y) with float coordinates (two integers are a rotation code and a mirror flag)"
+
+
 def fix_point_tuples_in_shapes(code: str, mode: str) -> tuple[str, str | None]:
     """``pya.DPath([(0, y), (2000, y)], w)`` -> ``pya.DPath([pya.DPoint(0, y), pya.DPoint(2000, y)], w)``:
     KLayout 0.28's DPath/DPolygon/Path/Polygon constructors take points, and a list of tuples fails
@@ -1116,7 +1151,7 @@ def repair_syntax(code: str, mode: str = "sandbox") -> tuple[str, str | None]:
 FIXES = (repair_syntax, import_klayout_classes_from_klayout, fix_star_import_of_klayout, fix_alias_import, fix_component_added_as_reference, fix_reference_adding_its_own_ports, fix_cross_section_placed_as_a_component, fix_pdk_activation, fix_pya_import_in_klayout, fix_write_gds_metadata, fix_gdsfactory_int_layers,
          fix_klayout_submodule_names, fix_iterator_next_outside_loop, fix_cell_placed_in_itself, fix_floats_in_range,
          fix_loop_variable_hiding_the_component, fix_csv_writer_given_dicts, fix_objects_the_layout_makes, fix_function_never_called,
-         fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_klayout_constants_without_their_class,
+         fix_gds_layer_numbers_as_indexes, fix_point_tuples_in_shapes, fix_integer_displacements, fix_klayout_constants_without_their_class,
          fix_klayout_keyword_arguments)
 
 
