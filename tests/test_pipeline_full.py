@@ -486,6 +486,22 @@ def test_the_json_a_request_writes_out_sets_the_shape_of_each_value():
     assert contract_words.from_request('Write r.json as {"fsr_nm": mean spacing of the peaks in nm}.').json_shapes == {}
 
 
+def test_an_object_keyed_by_patterns_sets_the_shape_of_every_value(tmp_path):
+    """{"layer/datatype": count}, e.g. {"1/0": 3}: every value is a number (a real b10 answer wrote
+    {"1/0": {"shapes": 7, "area_um2": 14.0, ...}} and was accepted). Named keys keep their own shapes."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    c = contract_words.from_request('Write layer_counts.json as {"layer/datatype": count}, e.g. {"1/0": 3}.')
+    assert c.json_shapes == {"layer_counts.json": {"*": "number"}}
+    found = []
+    for obj in ({"1/0": {"shapes": 7, "area_um2": 14.0}, "2/0": 3}, {"1/0": 7, "2/0": 3}):
+        (tmp_path / "layer_counts.json").write_text(json.dumps(obj))
+        found.append(c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})))
+    assert found == [['layer_counts.json: every value must be a number, as the request\'s example shows; \'1/0\' is '
+                      '{"shapes": 7, "area_um2": 14.0}'], []]
+    assert contract_words.from_request('Write t.json as {cell name: {"children": n}}.').json_shapes == {}
+
+
 def test_a_count_next_to_a_list_is_the_number_of_items_listed(tmp_path):
     """The medium m07 answer wrote {"count": <all vias>, "centers": []} and was accepted; through the
     real summary of a real file the disagreement is found, and an agreeing file passes."""
@@ -787,7 +803,8 @@ def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
     assert check({"1/0": 3, "10/0": 1}) == []
     assert check({}) == []
     assert check({"cell": "TOP", "shape_count": 15}) == [
-        "counts.json: key(s) 'cell', 'shape_count' do not have the form of the request's example key(s) '2/0'"]
+        "counts.json: key(s) 'cell', 'shape_count' do not have the form of the request's example key(s) '2/0'",
+        'counts.json: every value must be a number, as the request\'s example shows; \'cell\' is "TOP"']
     sweep = contract_words.from_request('Write er.json as {"0.5": er_dB, "0.45": ..., ...}.')
     assert sweep.json_key_forms == {"er.json": ["0.5", "0.45"]}
     (tmp_path / "er.json").write_text(json.dumps({"0.5": 30.1, "0.4": 12.0, "0.3": 7.5}))

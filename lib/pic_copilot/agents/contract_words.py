@@ -255,13 +255,19 @@ def _shape_word(value: str) -> str | None:
 
 
 def json_shapes(prompt: str, files: list[str]) -> dict[str, dict[str, str]]:
-    """Per JSON file, what the object the request writes out says each value is (see :func:`_shape_word`)."""
+    """Per JSON file, what the object the request writes out says each value is (see :func:`_shape_word`).
+    An object whose keys are all patterns or examples rather than names (``{"layer/datatype": count}``,
+    ``{"1/0": 3}``) says it of every value: the key ``"*"``."""
     out: dict[str, dict[str, str]] = {}
     for target, objects in _json_objects(prompt, files):
         if target in out:
             continue
         for obj in objects:
-            shapes = {k: w for k, v in _top_items(obj) if re.fullmatch(_IDENT, k) and (w := _shape_word(v))}
+            items = _top_items(obj)
+            shapes = {k: w for k, v in items if re.fullmatch(_IDENT, k) and (w := _shape_word(v))}
+            words = {_shape_word(v) for k, v in items}
+            if items and not any(re.fullmatch(_IDENT, k) for k, _ in items) and len(words) == 1 and None not in words:
+                shapes = {"*": words.pop()}
             if shapes:
                 out[target] = shapes
                 break

@@ -122,7 +122,8 @@ class OutputContract:
             objects/lists compared recursively, three levels deep at most).
         json_types: file -> "object" or "array": what the JSON file's top level must be.
         json_shapes: file -> {key: "number" | "list" | "pairs"}: what a top-level value must be
-            ("pairs": a list of [x, y] lists), as a request's ``{"count": N, "centers": [[x, y], ...]}`` shows.
+            ("pairs": a list of [x, y] lists), as a request's ``{"count": N, "centers": [[x, y], ...]}`` shows;
+            the key "*": every value (``{"1/0": 3}``).
         json_record_keys: file -> keys that every value of the JSON object must have: the request
             writes it as records keyed by names (``{cell name: {"children": ..., "own_shapes": ...}}``).
         json_key_forms: file -> example keys whose form every top-level key of the JSON object must
@@ -536,6 +537,12 @@ class OutputContract:
         for name, want, s in _readable(files, self.json_shapes):
             values = s.get("values") if s.get("type") == "dict" else None
             for key, shape in want.items():
+                if key == "*" and values is not None:   # every value (keys that are patterns, "1/0")
+                    odd = next(((k, v) for k, v in values.items() if v is not None and _shape_of(v) != shape), None)
+                    if odd is not None:
+                        problems.append(f"{name}: every value must be {_SHAPES[shape]}, as the request's example shows; "
+                                        f"{odd[0]!r} is {json.dumps(odd[1])[:80]}")
+                    continue
                 if values is None or key not in values or values[key] is None:
                     continue   # a missing key is json_keys' finding; a value too large to summarise is not judged
                 got = _shape_of(values[key])
