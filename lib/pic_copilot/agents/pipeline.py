@@ -674,8 +674,8 @@ class _Run:
             if cand.passed or given is not None:
                 break
             if base is not None and i + 1 < k:
-                user, base, revising = self.after_continuation(gen, cand, revising)
-                revised = revising
+                user, revising = self.after_continuation(gen, cand, revising)
+                base, revised = None, revising
                 continue
             if revising is not None and i + 1 < k and same_code(cand.script, revising.script):
                 self.progress("generate", "the revision left the script unchanged: the next candidates start over")
@@ -684,9 +684,9 @@ class _Run:
         return out
 
     def after_continuation(self, gen: ScriptGenerator, cont: Candidate,
-                           revising: Candidate | None) -> tuple[str, None, Candidate | None]:
-        """The message, answer start (none) and revised candidate for a continuing round's other
-        candidates, once its continuation ``cont`` did not pass.
+                           revising: Candidate | None) -> tuple[str, Candidate | None]:
+        """The message and the revised candidate for a continuing round's other candidates (whole
+        scripts, no answer start), once its continuation ``cont`` did not pass.
 
         Warmer continuations of a failed continuation added nothing in session 25's runs (a01: three
         that all wrote files from names never computed, a round spent; a06: two static errors).
@@ -702,9 +702,9 @@ class _Run:
         """
         if STAGES.index(cont.stage) >= STAGES.index("contract") and cont.decision:
             self.progress("generate", "the continuation ran but is not right yet: the next candidates revise it")
-            return gen.revision_message(cont.script, cont.decision.get("instructions", "")), None, cont
+            return gen.revision_message(cont.script, cont.decision.get("instructions", "")), cont
         self.progress("generate", "the continuation did not run: the next candidates revise the script as a whole")
-        return self.rewrite, None, revising
+        return self.rewrite, revising
 
     def budget_s(self) -> float | None:
         """The request's time budget: its own, else the settings' (0 or None: no limit)."""

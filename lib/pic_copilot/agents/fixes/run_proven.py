@@ -1037,7 +1037,7 @@ def drop_extra_csv_columns(code: str, contract, report: ExecutionReport) -> tupl
     """
     files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
     tree = None
-    spans: set = set()
+    edits: list[tuple[ast.AST, str]] = []
     done: list[str] = []
     for name, want in contract.csv_columns.items():
         got = [str(c).strip() for c in ((files.get(name) or {}).get("summary") or {}).get("first_row") or []]
@@ -1058,17 +1058,12 @@ def drop_extra_csv_columns(code: str, contract, report: ExecutionReport) -> tupl
         for n in headers + rows:
             kept = ", ".join(ast.get_source_segment(code, n.elts[i]) for i in keep)
             text = f"[{kept}]" if isinstance(n, ast.List) else f"({kept},)" if len(keep) == 1 else f"({kept})"
-            spans.add((n.lineno, n.col_offset, n.end_lineno, n.end_col_offset, text))
+            edits.append((n, text))
         done.append(f"{name}: {', '.join(repr(c) for i, c in enumerate(got) if i not in keep)}")
-    if not spans:
+    fixed = replace_nodes(code, edits) if edits else None
+    if fixed is None:
         return code, []
-    data = code.encode()
-    starts = [0]
-    for line in code.encode().splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    for line, col, end_line, end_col, text in sorted(spans, reverse=True):   # ast offsets: UTF-8 bytes
-        data = data[:starts[line - 1] + col] + text.encode() + data[starts[end_line - 1] + end_col:]
-    return data.decode(), [f"dropped the CSV column(s) {'; '.join(done)} (not in the header the "
+    return fixed, [f"dropped the CSV column(s) {'; '.join(done)} (not in the header the "
                                         "designer asked for)"]
 
 
