@@ -35,6 +35,31 @@ def test_the_answer_starts_with_the_script_and_a_comment_naming_what_comes_next(
     assert addition.cue([]).startswith("Next: add what the designer asked")
 
 
+def test_the_cue_quotes_the_steps_between_what_was_produced_and_what_is_missing():
+    """A real a01 continuation was told only the missing files and wrote them from names never
+    computed: the simulation step between the saved layout and the files was skipped."""
+    request = ("Design a filter.\n1. Layout: a ring, radius 20 µm. Save it as ring.gds.\n"
+               "2. Simulate it with SAX at 1.55 µm. Sweep 1.54-1.56 µm in 401 points.\n"
+               "3. Write spectrum.csv with columns wavelength_um, drop.")
+    problems = ["file 'spectrum.csv' was not written (written: ring.gds)"]
+    assert addition.request_steps(request)[1:3] == ["1. Layout: a ring, radius 20 µm.", "Save it as ring.gds."]
+    assert addition.unfinished_steps(request, problems) == [
+        "2. Simulate it with SAX at 1.55 µm.", "Sweep 1.54-1.56 µm in 401 points.",
+        "3. Write spectrum.csv with columns wavelength_um, drop."]
+    assert addition.cue(problems, request) == (
+        "Next: write spectrum.csv. Still to do, as the designer asked:\n# 2. Simulate it with SAX at 1.55 µm."
+        "\n# Sweep 1.54-1.56 µm in 401 points.\n# 3. Write spectrum.csv with columns wavelength_um, drop.")
+    # nothing produced is named before it: only the step that names the missing output
+    layers = ["The designer named layer 99/0 (...)", "no shapes on layer 99/0 (layers with shapes: 1/0)"]
+    markers = "Check layer 11/0 of the cell. Put the errors on layer 99/0 as polygons. Write a.json."
+    assert addition.unfinished_steps(markers, layers) == ["Put the errors on layer 99/0 as polygons."]
+    assert addition.cue(layers).count("99/0") == 1
+    # a span too long to quote is cut to the steps naming what is missing, and to nothing beyond that
+    long = "Save a.gds. " + "Then do more. " * 80 + "Write b.csv."
+    assert addition.unfinished_steps(long, ["file 'b.csv' was not written (written: a.gds)"]) == ["Write b.csv."]
+    assert addition.unfinished_steps("Write b.csv " + "with more " * 200 + ".", ["b.csv was not written"]) == []
+
+
 def test_shapes_drawn_on_a_layer_the_request_does_not_name_are_no_absent_output():
     """A real m11 script drew the cladding on layout.layer(LAYER + 101, 0), 102/0 instead of 111/0:
     "no shapes on layer 111/0" there means the wrong layer, and the continuation only printed a

@@ -1134,7 +1134,7 @@ def test_an_endpoint_that_continues_answers_is_given_the_script_as_the_answers_s
         if config == "full":
             # no white space at its end: Anthropic refuses a prefilled answer that ends with it
             assert second[-1]["role"] == "assistant" and second[-1]["content"] == \
-                "```python\n" + head.rstrip() + "\n\n# Next: write items.csv"
+                "```python\n" + head.rstrip() + "\n\n# Next: write items.csv. Still to do, as the designer asked:\n# " + prompt
             assert prompt in second[-2]["content"]   # the designer's words say what the new lines hold
             assert "Continue the script" in second[-2]["content"] and head.strip() not in second[-2]["content"]
         else:

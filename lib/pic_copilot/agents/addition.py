@@ -24,6 +24,12 @@ _ABSENT = (re.compile(r"^file '[^']+' was not written\b"), re.compile(r"^\S+\.\w
            re.compile(r"^no shapes on layer \d+/\d+\b"))
 _FILE = re.compile(r"^(?:file '([^']+)'|(\S+\.\w+)) was not written")
 _LAYER = re.compile(r"(?:^no shapes on layer|^The designer named layer) (\d+/\d+(?:, \d+/\d+)*)")
+#: what a run did produce, as those problems say it
+_PRODUCED = re.compile(r"\((?:written|layers with shapes): ([^)]*)\)")
+#: where a sentence ends inside a line: after a stop that follows no digit, before a capital or quote
+_SENTENCE_END = re.compile(r"(?<=[^\d\s][.!?])\s+(?=[A-Z\"'(])")
+#: the request's still-to-do steps quoted in a continuation's cue, at most (characters)
+STEPS_CHARS = 900
 
 
 def absent_only(problems: list[str]) -> bool:
@@ -36,25 +42,72 @@ def absent_only(problems: list[str]) -> bool:
     return bool(problems) and all(any(p.match(s) for p in _ABSENT) for s in problems)
 
 
-def cue(problems: list[str]) -> str:
+def cue(problems: list[str], request: str = "") -> str:
     """A comment naming what the lines after the script are to add ("write spectrum.csv and
-    resonances.json", "put shapes on layer 99/0"): ended with the script alone, the model's answer
-    often ended at once (a01, session 25: three continuations of one token each).
+    resonances.json", "put shapes on layer 99/0"), followed by the request's steps that are still
+    to do (see :func:`unfinished_steps`), one comment line each: ended with the script alone, the
+    model's answer often ended at once (a01, session 25: three continuations of one token each).
 
     Args:
         problems: the absent outputs, as the contract check or the layer hint's instructions say them.
+        request: the designer's words.
     """
-    files = [m.group(1) or m.group(2) for p in problems for m in [_FILE.match(p)] if m]
-    layers = [l for p in problems for m in [_LAYER.match(p)] if m for l in m.group(1).split(", ")]
+    files, layers = _missing(problems)
     parts = ([f"write {' and '.join(files)}"] if files else []) + \
             ([f"put shapes on layer {' and '.join(layers)}"] if layers else [])
-    return "Next: " + ("; ".join(parts) if parts else "add what the designer asked for that is still missing")
+    head = "Next: " + ("; ".join(parts) if parts else "add what the designer asked for that is still missing")
+    steps = unfinished_steps(request, problems) if request else []
+    return "\n# ".join([head + (". Still to do, as the designer asked:" if steps else ""), *steps])
 
 
-def answer_start(script: str, problems: list[str]) -> str:
+def _missing(problems: list[str]) -> tuple[list[str], list[str]]:
+    """(files, layers) that the problems say are absent."""
+    files = [m.group(1) or m.group(2) for p in problems for m in [_FILE.match(p)] if m]
+    layers = [l for p in problems for m in [_LAYER.match(p)] if m for l in m.group(1).split(", ")]
+    return list(dict.fromkeys(files)), list(dict.fromkeys(layers))
+
+
+def request_steps(request: str) -> list[str]:
+    """The request's sentences and numbered steps, in order (a line is split where a sentence ends
+    and a capital starts one; "1.55 µm" and "1. Layout" are not ends)."""
+    return [s.strip() for line in request.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+
+
+def _names_any(step: str, names: list[str]) -> bool:
+    """True when ``step`` names one of ``names`` as a whole token ("1/0" is not in "11/0")."""
+    return any(re.search(rf"(?<![\w/.]){re.escape(n)}(?![\w/])", step) for n in names)
+
+
+def unfinished_steps(request: str, problems: list[str]) -> list[str]:
+    """The request's steps that a script lacking only outputs has still to do: from the one after the
+    last step naming an output it produced (its evidence says "written: ..." or "layers with shapes:
+    ...") to the last step naming a missing one; only the steps naming missing ones when that span is
+    longer than STEPS_CHARS or nothing produced is named before them. A real a01 continuation named
+    only the missing files and wrote them from names never computed: the simulation step between
+    the saved layout and the files was skipped.
+
+    Args:
+        request: the designer's words.
+        problems: the absent outputs, as the contract check or the layer hint's instructions say them.
+    """
+    files, layers = _missing(problems)
+    produced = [n.strip() for p in problems for m in _PRODUCED.finditer(p) for n in m.group(1).split(",")
+                if n.strip() and n.strip() != "none"]
+    steps = request_steps(request)
+    wanted = [i for i, s in enumerate(steps) if _names_any(s, files + layers)]
+    if not wanted:
+        return []
+    done = [i for i, s in enumerate(steps[:wanted[-1]]) if _names_any(s, produced)]
+    span = steps[min(wanted[0], done[-1] + 1 if done else wanted[0]):wanted[-1] + 1]
+    if sum(len(s) for s in span) > STEPS_CHARS:
+        span = [steps[i] for i in wanted]
+    return span if sum(len(s) for s in span) <= STEPS_CHARS else []
+
+
+def answer_start(script: str, problems: list[str], request: str = "") -> str:
     """The start of the answer the model continues: the script in an open code block, then a comment
     that says what comes next (see :func:`cue`)."""
-    return f"```python\n{script.rstrip()}\n\n# {cue(problems)}\n"
+    return f"```python\n{script.rstrip()}\n\n# {cue(problems, request)}\n"
 
 
 def message(script: str, instructions: str, request: str, shown: bool) -> str:

@@ -646,7 +646,7 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                start = (addition.answer_start(base.script, absent_outputs(base))
+                start = (addition.answer_start(base.script, absent_outputs(base), self.req.prompt)
                          if base is not None and self.client.continues_answers else None)
                 try:
                     text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
