@@ -77,3 +77,20 @@ def test_shapes_drawn_on_a_layer_the_request_does_not_name_are_no_absent_output(
     assert not lacks_outputs_only(candidate({"1/0": 1, "102/0": 1}), requested)
     assert lacks_outputs_only(candidate({"1/0": 1}), requested)
     assert lacks_outputs_only(candidate({"1/0": 1, "102/0": 0}), requested)
+
+
+def test_a_continuation_keeps_the_added_lines_that_ran():
+    """A real a06 continuation put its markers on 99/0 and 99/1, then failed on showing the report
+    in a view that headless runs lack: the failing call is dropped, and an assignment that fails is
+    cut with what follows it, as long as some added statement remains."""
+    base = "a = 1\nprint(a)\n"
+    cont = base + "\n# Next: write b\nb = a + 1\nview.show(b)\nprint(b)\n"
+    fixed, what = addition.without_failing_addition(base, cont, 6)
+    assert fixed == base + "\n# Next: write b\nb = a + 1\nprint(b)\n" and "line 6" in what
+    cut = base + "b = a + 1\nc = b.missing\nprint(c)\n"
+    assert addition.without_failing_addition(base, cut, 4)[0] == base + "b = a + 1\n"
+    # the failure is in the lines that ran before, or nothing added would remain, or no line is known
+    assert addition.without_failing_addition(base, cont, 2) is None
+    assert addition.without_failing_addition(base, base + "c = a.missing\nprint(c)\n", 3) is None
+    assert addition.without_failing_addition(base, cont, None) is None
+    assert addition.without_failing_addition(base, "x = 2\n" + cont, 7) is None   # not a continuation of base

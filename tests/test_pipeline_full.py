@@ -1105,6 +1105,35 @@ def test_a_script_that_only_lacks_an_output_is_continued_not_rewritten():
     assert rec["additions"] and "items.csv" in rec["additions"][0]["problems"][0]
 
 
+def test_a_continuation_that_fails_after_its_new_outputs_keeps_them():
+    """A real a06 continuation added the missing outputs and then failed on a call of its own (a
+    report shown in a view that headless runs lack): the failing statement is dropped, the rest is
+    run again and passes, in the same round and without another LLM call."""
+    from pic_copilot.config import Settings
+    from pic_copilot.contracts import Request
+    from pic_copilot.llm import LLMClient
+    from pic_copilot.testing.scripted_llm import ScriptedLLM
+    from test_agents_pipeline import RecIO
+    head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
+    tail = ("\nimport csv\nw = csv.writer(open('items.csv', 'w', newline=''))\nw.writerow(['item'])\n"
+            "w.writerows([[i] for i in items])\nopen('shown.txt').read()\n```")
+    prompt = "Count three items, write the count to n.json and the items to items.csv with the column item"
+    srv = ScriptedLLM([{"match": "Write the script", "content": fence(head)},
+                       {"match": "json.dump({'n'", "content": tail}]).start()
+    try:
+        settings = Settings(provider="anthropic", base_url=srv.base_url, api_key="k-test-1234", model="scripted",
+                            max_retries=0, timeout_s=30, generator_databases={})
+        out = pipeline.run_request(Request(id="r1", prompt=prompt, mode="sandbox", config="full"), RecIO(None),
+                                   settings, LLMClient(settings))
+    finally:
+        srv.stop()
+    assert out.ok and out.rounds == 2, out.message
+    assert "w.writerows" in out.script and "shown.txt" not in out.script, out.script
+    assert len(srv.requests) == 4   # three round-1 candidates, then one continuation and no other call
+    rec = json.loads(Path(out.record_path).read_text())
+    assert any("where the run failed" in f for c in rec["rounds"][1]["candidates"] for f in c["fixes"])
+
+
 def test_an_endpoint_that_continues_answers_is_given_the_script_as_the_answers_start():
     """Where the endpoint continues a prefilled answer (Anthropic here, the embedded llama-server),
     the script is the start of the answer and only the new lines are generated; the script is not

@@ -140,3 +140,40 @@ def extended(base: str, code: str) -> str:
     if lines and sum(l in have for l in lines) >= 0.6 * len(lines):
         return code
     return f"{base.rstrip()}\n\n{code.strip()}\n"
+
+
+def without_failing_addition(base: str, script: str, failing_line: int | None) -> tuple[str, str] | None:
+    """``script`` (a continuation of ``base`` whose run failed on ``failing_line``) without what failed,
+    keeping the added lines that ran: a failing statement whose value nothing keeps (a call, e.g.
+    ``view.add_rdb(...)`` with no view) is dropped alone; any other failing statement is cut with
+    everything after it. A real a06 continuation put its marker shapes on 99/0 and 99/1 and then
+    failed on showing the report in a view that headless runs lack: the round revised the script
+    it continued as a whole, and the added markers were lost. Returns (script, what was dropped),
+    or None when the failure is not in the added lines or no added statement would remain.
+
+    Args:
+        base: the script that was continued.
+        script: the continuation (``base`` followed by the added lines).
+        failing_line: the script's line the run failed on (ExecutionReport.failing_line).
+    """
+    import ast
+
+    from .fixes.source import drop_statements, parsed
+
+    head = base.rstrip()
+    tree = parsed(script) if failing_line is not None and script.startswith(head) else None
+    if tree is None:
+        return None
+    added_from = len(head.splitlines()) + 1
+    added = [s for s in tree.body if s.lineno >= added_from]
+    failing = next((s for s in added if s.lineno <= failing_line <= s.end_lineno), None)
+    if failing is None:
+        return None
+    if isinstance(failing, ast.Expr):
+        dropped, what = [failing], f"dropped the added statement on line {failing.lineno}, where the run failed"
+    else:
+        dropped = [s for s in added if s.lineno >= failing.lineno]
+        what = f"cut the added lines from line {failing.lineno}, where the run failed"
+    if len(dropped) == len(added):
+        return None
+    return drop_statements(script, dropped).rstrip() + "\n", what

@@ -37,6 +37,8 @@ CONFIGS = PIPELINE_CONFIGS
 #: configured default); a candidate that passes ends the round, so later ones cost nothing
 CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
 RECIPES_SHOWN = 2
+#: statements that failed in a continuation's added lines dropped in a row (view.add_rdb, then view.show_rdb)
+MAX_ADDITION_CUTS = 3
 #: run-proven repairs in a row for one candidate (bbox = c.bbox -> c.bbox(), then box.width -> box.width() ...)
 MAX_RUN_REPAIRS = 4
 #: request-word hints that still count after they were sent back once: every accepted final script in
@@ -663,6 +665,8 @@ class _Run:
                 if base is not None and finish not in evaluator.CUT_OFF:
                     text = f"```python\n{addition.extended(base.script, extract_code(text))}```"
             cand = self.evaluate(text, finish, i, temp, review_state, cut_off_by=cut)
+            if base is not None and cand.stage == "run-failed":
+                cand = self.keep_what_ran(base, cand, review_state)
             if revised is not None and not cand.passed and same_code(cand.script, revised.script):
                 cand.mark_unchanged()
             self.candidate_s.append(time.monotonic() - began)
@@ -682,6 +686,28 @@ class _Run:
                 self.rec.append("unchanged_revisions", {"round": rnd, "candidate": i + 1})
                 user, revising = self.fresh_start(gen, revising.decision or {}), None
         return out
+
+    def keep_what_ran(self, base: Candidate, cont: Candidate, review_state: dict) -> Candidate:
+        """The continuation ``cont`` of ``base``, whose run failed in its added lines, without the
+        statements that failed (see addition.without_failing_addition; up to MAX_ADDITION_CUTS, as a
+        later added line can fail the same way), checked and run again, when that ranks better;
+        else ``cont`` itself."""
+        derived, done = cont, []
+        for _ in range(MAX_ADDITION_CUTS):
+            cut = addition.without_failing_addition(base.script, derived.script,
+                                                    (derived.report or ExecutionReport()).failing_line())
+            if cut is None:
+                break
+            script, what = cut
+            done.append(what)
+            self.progress("check", what)
+            derived = self.evaluate(f"```python\n{script}```", None, cont.index, cont.temperature, review_state)
+            if derived.stage != "run-failed":
+                break
+        if not done or derived.rank() <= cont.rank():
+            return cont
+        derived.fixes = cont.fixes + done + derived.fixes
+        return derived
 
     def after_continuation(self, gen: ScriptGenerator, cont: Candidate,
                            revising: Candidate | None) -> tuple[str, Candidate | None]:
