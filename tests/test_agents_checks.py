@@ -681,6 +681,24 @@ def test_json_keys_that_carry_a_rules_value_are_renamed_to_the_requested_keys():
     assert fixes.rename_json_keys(code, contract, wrote("width", "space")) == (code, [])
 
 
+def test_a_json_key_is_not_renamed_to_a_requested_key_of_another_shape():
+    """A real a01 run renamed num_drop_peaks (a count) to peaks_um, which the request gives as a
+    list of wavelengths; three rounds then revised a count under the requested key."""
+    from pic_copilot.checks.output_contract import OutputContract
+    from pic_copilot.execution.report import ExecutionReport
+
+    contract = OutputContract(files=["r.json"], json_keys={"r.json": ["peaks_um", "fsr_nm"]},
+                              json_shapes={"r.json": {"peaks_um": "list"}})
+
+    def wrote(value):
+        return ExecutionReport.from_dict({"ok": True, "files": [{"path": "r.json", "kind": "json", "summary": {
+            "type": "dict", "keys": ["num_peaks", "fsr_nm"], "values": {"num_peaks": value, "fsr_nm": 5.6}}}]})
+
+    assert fixes.json_key_renames(contract, wrote(4)) == {}
+    assert fixes.json_key_renames(contract, wrote([1.545, 1.551])) == {"num_peaks": "peaks_um"}
+    assert fixes.json_key_renames(contract, wrote(None)) == {"num_peaks": "peaks_um"}   # too large to read
+
+
 def test_a_swept_column_off_by_a_power_of_ten_loses_that_factor():
     """``wl * 1e-3`` written under wavelength_um for a 1.5-1.6 um sweep (a real m05 answer, kept three
     rounds): the run proves the factor 1/1000, the one multiplication by it goes."""

@@ -1245,6 +1245,20 @@ def test_report_categories_named_after_the_rule_and_its_value_are_renamed_and_th
     assert c.check(run_it(fixed)) == []
 
 
+def test_a_round_that_brings_no_better_evidence_ends_the_request():
+    """In the records of sessions 25-26, 13 requests had a second round none of whose candidates
+    had better evidence than the first round's best; their third rounds cost 37 calls and passed
+    once. `full` stops there with its best script and says why; `all-rounds` goes on."""
+    broken = fence("import json\nvalue = int('three')\njson.dump({'n': value}, open('n.json', 'w'))\n")
+    steps = [{"match": "Write the script", "content": broken}, {"match": "Revise the script", "content": broken}]
+    for config, rounds in (("full", 2), ("all-rounds", 3)):
+        out, io, reqs = run(steps, prompt="Write the count 3 to n.json as {\"n\": 3}", config=config, max_rounds=3)
+        assert not out.ok and out.rounds == rounds, (config, out.message)
+        assert ("brought no better evidence" in out.message) == (config == "full"), out.message
+        rec = json.loads(Path(out.record_path).read_text())
+        assert rec.get("stopped_without_progress") == (2 if config == "full" else None)
+
+
 def test_when_no_candidate_improves_a_continued_script_it_is_kept_and_revised_as_a_whole():
     """A real a01 round continued a layout-only script with lines that wrote the two missing files
     from names it never defined: all three continuations failed the static check, and the next
@@ -1259,8 +1273,9 @@ def test_when_no_candidate_improves_a_continued_script_it_is_kept_and_revised_as
              {"match": "Revise the script", "content": worse, "once": True},
              {"match": "Revise the script", "content": worse, "once": True},
              {"match": "Revise the script", "content": fence(good)}]
+    # all rounds: the second round brings nothing better, which ends a `full` request
     out, io, reqs = run(steps, prompt="Count three items, write the count to n.json and the items to items.csv "
-                                      "with the column item", config="full")
+                                      "with the column item", config="all-rounds")
     assert out.ok and out.rounds == 3 and out.script == good, out.message
     asked = ["continue" if "Continue the script" in user_text(b) else "revise" if "Revise the script" in user_text(b)
              else "write" for b in reqs]

@@ -69,6 +69,8 @@ class PipelineConfig:
             written from those rules as its first candidate, without an LLM call.
         additions: a script whose results hold but that lacks requested outputs is continued (the
             model writes only the lines after it, agents.addition) instead of rewritten.
+        stop_without_progress: the request stops (with its best script) after a revision round
+            none of whose candidates has better evidence than the best of the rounds before.
     """
 
     name: str
@@ -89,6 +91,7 @@ class PipelineConfig:
     docs_from_recipes: bool = True
     rule_decks: bool = True
     additions: bool = True
+    stop_without_progress: bool = True
 
 
 _TABLE = (
@@ -106,7 +109,7 @@ _TABLE = (
     PipelineConfig("agentic", "the multi-agent pipeline of sessions 1-3: LLM planner, query generator, one candidate, "
                    "fixed examples, synthesizer, LLM evaluator", planner="always", queries="llm", examples="fixed",
                    candidates=1, judge="always", synthesizer=True, contract=False, binding=False, rule_decks=False,
-                   additions=False),
+                   additions=False, stop_without_progress=False),
     PipelineConfig("all-docs", "full, but documentation is searched in every manual of the domain, whatever "
                    "tools the nearest recipes use", docs_from_recipes=False),
     PipelineConfig("no-tailored-rag", "full, but every generator searches all databases", tailored_rag=False),
@@ -118,6 +121,8 @@ _TABLE = (
                    "planner (the product before session 14)", planner="auto"),
     PipelineConfig("rewrite-revisions", "full, but a script that only lacks outputs is rewritten as a whole, not "
                    "continued", additions=False),
+    PipelineConfig("all-rounds", "full, but every revision round is used, also after a round that brought no "
+                   "better evidence than the rounds before", stop_without_progress=False),
     PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
                    rule_decks=False),
 )

@@ -64,6 +64,11 @@ class Candidate:
         return (STAGES.index(self.stage), not self.unchanged, -len(self.problems), -len(self.hints), -warnings,
                 -self.index)
 
+    def evidence(self) -> tuple[int, int, int]:
+        """How far it got and how little it left wrong (stage, fewer problems, fewer hints): what a
+        revision round must improve on to be progress (:meth:`rank` without the tie-breakers)."""
+        return STAGES.index(self.stage), -(len(self.problems) - self.unchanged), -len(self.hints)
+
     def mark_unchanged(self) -> None:
         """This candidate answered a revision prompt with the script it was to revise: no progress.
         It keeps its stage, but a changed candidate of the same stage ranks above it, so the next

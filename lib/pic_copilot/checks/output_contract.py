@@ -95,6 +95,13 @@ def _shape_of(v) -> str:
     return type(v).__name__
 
 
+def shape_fits(value, shape: str) -> bool:
+    """True when a JSON value has the shape a request asks of it ("number", "list", "pairs"; a list
+    of pairs is a list too, and an empty list is no pairs yet)."""
+    got = _shape_of(value)
+    return got == shape or (shape == "list" and got == "pairs") or (shape == "pairs" and value == [])
+
+
 def _key_form(example: str) -> str:
     """A pattern for keys of an example key's form: its digit runs stand for any number
     (``"1/0"`` -> ``-?\\d+(?:\\.\\d+)?/-?\\d+(?:\\.\\d+)?``), everything else is literal."""
@@ -545,9 +552,7 @@ class OutputContract:
                     continue
                 if values is None or key not in values or values[key] is None:
                     continue   # a missing key is json_keys' finding; a value too large to summarise is not judged
-                got = _shape_of(values[key])
-                ok = got == shape or (shape == "list" and got == "pairs") or (shape == "pairs" and values[key] == [])
-                if not ok:
+                if not shape_fits(values[key], shape):
                     sample = json.dumps(values[key])[:80]
                     problems.append(f"{name}: {key!r} must be {_SHAPES[shape]}, got {sample}")
             problems += _count_disagrees(name, want, s)

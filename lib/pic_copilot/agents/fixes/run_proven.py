@@ -1084,12 +1084,19 @@ def json_key_renames(contract, report: ExecutionReport) -> dict[str, str]:
     """Written key -> requested key, for JSON objects the run wrote without requested keys where each
     missing key shares a word with exactly one written key that is not requested, and that key with
     no other missing one (``width_0.4`` / ``space_0.3`` for ``{"width": n, "space": n}``: a real a06
-    candidate put the rule's value into its key names)."""
+    candidate put the rule's value into its key names). Not when the written value has another shape
+    than the request gives the key: a real a01 run renamed ``num_drop_peaks`` (a count) to
+    ``peaks_um`` (a list of wavelengths), and three rounds then revised a count under that key."""
+    from ...checks.output_contract import shape_fits
+
     out: dict[str, str] = {}
     files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
     for name, want in contract.json_keys.items():
         s = (files.get(name) or {}).get("summary") or {}
-        out.update(_word_renames(want, [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else []))
+        shapes, values = contract.json_shapes.get(name) or {}, s.get("values") or {}
+        renames = _word_renames(want, [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else [])
+        out.update({old: new for old, new in renames.items()
+                    if new not in shapes or values.get(old) is None or shape_fits(values[old], shapes[new])})
     return out
 
 
