@@ -322,7 +322,7 @@ def test_timeout_setting_from_env_and_config(tmp_path):
     cfg.write_text('timeout = 42\n')
     assert load_settings(env={}, path=cfg).timeout_s == 42
     assert load_settings(env={"PIC_COPILOT_TIMEOUT": "7.5"}, path=cfg).timeout_s == 7.5
-    assert load_settings(env={}, path=tmp_path / "none.toml").timeout_s == 180
+    assert load_settings(env={}, path=tmp_path / "none.toml").timeout_s == 300
     with pytest.raises(ValueError, match="PIC_COPILOT_TIMEOUT"):
         load_settings(env={"PIC_COPILOT_TIMEOUT": "soon"}, path=cfg)
 

@@ -13,7 +13,7 @@ Environment variables:
     PIC_COPILOT_SEED       sampling seed sent with every LLM call (reproducible runs)
     PIC_COPILOT_MAX_ROUNDS evaluator feedback rounds
     PIC_COPILOT_TIMEOUT    deadline of one LLM call in seconds: connect, every read and every
-                           retry together (config key ``timeout``; default 180)
+                           retry together (config key ``timeout``; default 300)
     PIC_COPILOT_LLM_PORT   127.0.0.1 port of the embedded LLM server (config key ``llm_port``;
                            default 18765; see :func:`llm_port`)
     PIC_COPILOT_ENDPOINT_PORT  127.0.0.1 port of the endpoint KLayout opens for external agents
@@ -27,7 +27,7 @@ Config file (TOML)::
     max_rounds = 3
     mode = "interactive"
     time_budget = 600      # seconds a request may take; then the best script so far (0 = no limit)
-    timeout = 180          # seconds one LLM call may take in all (PIC_COPILOT_TIMEOUT)
+    timeout = 300          # seconds one LLM call may take in all (PIC_COPILOT_TIMEOUT)
     llm_port = 18765        # the embedded LLM server (PIC_COPILOT_LLM_PORT)
     endpoint_port = 0       # KLayout's endpoint for external agents, 0 = any free port
     [agents.planner]
@@ -96,10 +96,13 @@ class Settings:
         temperature: default sampling temperature.
         max_tokens: default completion limit.
         timeout_s: deadline of one LLM call (connect + all reads + all retries), seconds.
-            180 s: the embedded 1.5B model on 2 cores needs 20-60 s for a long answer (about
-            2 min when the machine is busy), so an honest answer fits, while a dead or
-            trickling endpoint holds the panel for at most 3 minutes (it was ~12 min of
-            4 attempts x 180 s, and forever for an endpoint that trickled keep-alives).
+            300 s: the embedded 1.5B model on a 2-core machine reads an uncached prompt at 27-47
+            tokens/s and writes 9-13 tokens/s at the advanced requests' 2-5k-token contexts
+            (session 27's server log), so a cold 5k-token prompt with a 1024-token answer takes
+            about 240 s; 180 s ended 3 of 321 calls in this machine's records (one of them with
+            nothing else running), each ending its request. A dead or trickling endpoint holds
+            the panel for at most 5 minutes, and Cancel acts at once (it was ~12 min of 4
+            attempts x 180 s, and forever for an endpoint that trickled keep-alives).
         connect_timeout_s: connection timeout.
         max_retries: retries on 429, 5xx and connection errors.
         max_rounds: evaluator feedback rounds.
@@ -120,7 +123,7 @@ class Settings:
     model: str = LOCAL_MODEL_NAME
     temperature: float = 0.2
     max_tokens: int = 1024
-    timeout_s: float = 180.0
+    timeout_s: float = 300.0
     connect_timeout_s: float = 5.0
     max_retries: int = 3
     max_rounds: int = 3
