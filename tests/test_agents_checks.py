@@ -2432,6 +2432,30 @@ def test_an_integer_box_length_compared_with_micrometres_is_a_static_error():
     assert checks.dbu_micron_comparisons(twice) == []
 
 
+def test_an_integer_polygon_area_compared_with_square_micrometres_is_a_static_error():
+    """A real a12 script looked for merged pieces "below 1 µm²" with ``shape.area() < 0.001`` over a
+    Region's polygons: their area is in database units squared, so no piece was found and the run
+    looked fine. A Region's own area, a name set to it, and perimeters count too; scaled areas,
+    micrometre polygons and whole numbers are left alone."""
+    code = ("merged = pya.Region(cell.shapes(li)).merged()\nLIMIT = 0.5\n"
+            "for shape in merged:\n    if shape.area() < 0.001:\n        pass\n"          # 4
+            "    if shape.area() * dbu ** 2 < 1.5:\n        pass\n"                          # 6: scaled
+            "    a = shape.perimeter()\n    if a > 2.5:\n        pass\n"                    # 9
+            "small = [p for p in merged.each_merged() if p.area() < LIMIT]\n"                  # 11
+            "if pya.Region(cell.shapes(li)).sized(10).area() > 0.25:\n    pass\n"            # 12
+            "for q in cell.shapes(li).each():\n    if q.dpolygon.area() < 0.5:\n        pass\n"  # 14: µm
+            "if merged.area() < 1000:\n    pass\n")                                            # 16: whole
+    found = checks.dbu_micron_comparisons(code)
+    assert [f["line"] for f in found] == [4, 9, 11, 12]
+    assert "database units squared" in found[0]["message"] and "shape.area() * layout.dbu ** 2" in found[0]["message"]
+    assert "a (= shape.perimeter())" in found[1]["message"] and "µm²" not in found[1]["message"]
+    assert "LIMIT = 0.5 is in µm²" in found[2]["message"]
+    # the a12 candidate as it was written
+    a12 = ("shapes = target.shapes(layout.layer(1, 0))\nmerged = pya.Region(shapes).merged()\n"
+           "for shape in merged:\n    if shape.area() < 0.001:\n        print(shape)\n")
+    assert [f["line"] for f in checks.dbu_micron_comparisons(a12)] == [4]
+
+
 def test_a_dtrans_of_two_integers_is_made_a_displacement():
     """pya.DTrans(200, 0) is DTrans(rot, mirrx): a real b08 instance meant for (200, 0) landed at 0,0
     and was accepted. Two integers that cannot be a rotation code and a mirror flag become floats;

@@ -1296,11 +1296,49 @@ def _box_measure(node: ast.AST) -> bool:
             and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "bbox")
 
 
+#: Region methods that give a Region again (so its polygons are integer ones, in database units)
+_REGION_TO_REGION = frozenset({"merged", "sized", "dup", "smoothed", "snapped", "and_", "or_", "not_", "xor",
+                               "interacting", "not_interacting", "inside", "not_inside", "outside", "not_outside",
+                               "overlapping", "not_overlapping", "with_area", "without_area", "hulls", "holes",
+                               "extents", "flatten", "rounded_corners", "minkowski_sum"})
+#: Region iterations that give its integer polygons
+_REGION_POLYGONS = frozenset({"each", "each_merged"})
+
+
+def _integer_region(node: ast.AST, regions: set[str]) -> bool:
+    """``pya.Region(...)`` (also ``db.Region``/``kdb.Region``), a name set once to one, or either
+    followed by Region-to-Region methods (``pya.Region(shapes).merged()``)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGION_TO_REGION:
+        node = node.func.value
+    if isinstance(node, ast.Name):
+        return node.id in regions
+    return isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] == "Region"
+
+
+def _integer_polygon_names(tree: ast.AST, regions: set[str]) -> set[str]:
+    """Loop names that run over a Region's integer polygons (``for p in merged:``,
+    ``for p in region.each_merged():``)."""
+    out = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.comprehension)) or not isinstance(loop.target, ast.Name):
+            continue
+        it = loop.iter
+        if (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _REGION_POLYGONS
+                and not it.args):
+            it = it.func.value
+        if _integer_region(it, regions):
+            out.add(loop.target.id)
+    return out
+
+
 def dbu_micron_comparisons(code: str) -> list[dict]:
     """``shape.bbox().width() < 0.5``: an integer box's length (database units, usually nm) compared with
     a fractional number, which a request gives in µm; a real a08 script "widened" no rectangle that
     way, and the run looked fine. The number may be written or a name set once to it (``MIN_W = 0.5``),
-    and the length too (``width = shape.bbox().width()`` in a loop, then ``if width < 0.5``)."""
+    and the length too (``width = shape.bbox().width()`` in a loop, then ``if width < 0.5``).
+    The area or perimeter of a Region or of its polygons is integer too (database units squared): a real
+    a12 script moved no piece "below 1 µm²" with ``for shape in pya.Region(...).merged(): if
+    shape.area() < 0.001``."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -1309,11 +1347,27 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
     once = [st for st in ast.walk(tree) if isinstance(st, ast.Assign) and len(st.targets) == 1
             and isinstance(st.targets[0], ast.Name) and stores.count(st.targets[0].id) == 1]
     floats = {st.targets[0].id: st.value.value for st in once if st in tree.body and isinstance(st.value, ast.Constant)}
-    lengths = {st.targets[0].id: st.value for st in once if _box_measure(st.value)}
+    regions: set[str] = set()
+    for st in once:   # in source order, so a region made from a region counts
+        if _integer_region(st.value, regions):
+            regions.add(st.targets[0].id)
+    polygons = _integer_polygon_names(tree, regions) - set(floats)
+
+    def integer_measure(node: ast.AST) -> bool:
+        """A box measure, or ``.area()``/``.perimeter()`` of an integer Region or polygon."""
+        if _box_measure(node):
+            return True
+        if not (isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("area", "perimeter")):
+            return False
+        owner = node.func.value
+        return (isinstance(owner, ast.Name) and owner.id in polygons) or _integer_region(owner, regions)
+
+    lengths = {st.targets[0].id: st.value for st in once if integer_measure(st.value)}
 
     def measure(node: ast.AST) -> ast.AST | None:
-        """The box measure a side is or names (a name set once to one), else None."""
-        return node if _box_measure(node) else lengths.get(node.id) if isinstance(node, ast.Name) else None
+        """The integer measure a side is or names (a name set once to one), else None."""
+        return node if integer_measure(node) else lengths.get(node.id) if isinstance(node, ast.Name) else None
 
     def micrometres(node: ast.AST) -> float | None:
         v = node.value if isinstance(node, ast.Constant) else floats.get(node.id) if isinstance(node, ast.Name) else None
@@ -1333,11 +1387,20 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
             box = measure(side)
             text = ast.unparse(box)
             said = f"{side.id} (= {text})" if isinstance(side, ast.Name) else text
+            number = f"{ast.unparse(num) + ' = ' if isinstance(num, ast.Name) else ''}{value:g}"
+            if _box_measure(box):
+                message = (f"{said} is in database units (integers, usually nm) but {number} is in µm: compare the "
+                           f"micrometre box, {text.replace('.bbox()', '.dbbox()', 1)}, or convert ({text} * layout.dbu)")
+            elif box.func.attr == "area":
+                message = (f"{said} is in database units squared (integers; 1 µm² is 1e6 of them at dbu 0.001) but "
+                           f"{number} is in µm²: convert ({text} * layout.dbu ** 2) and compare it with the request's "
+                           f"value in µm²")
+            else:
+                message = (f"{said} is in database units (integers, usually nm) but {number} is in µm: convert "
+                           f"({text} * layout.dbu)")
             out.append({"kind": "units", "severity": "error", "line": cmp.lineno,
-                        "message": f"line {cmp.lineno}: {said} is in database units (integers, usually nm) but "
-                                   f"{ast.unparse(num) + ' = ' if isinstance(num, ast.Name) else ''}{value:g} is in µm: compare the micrometre box, "
-                                   f"{text.replace('.bbox()', '.dbbox()', 1)}, or convert ({text} * layout.dbu)"})
-    return out
+                        "message": f"line {cmp.lineno}: {message}"})
+    return sorted(out, key=lambda f: f["line"])
 
 
 def endless_iterator_loops(code: str) -> list[dict]:
