@@ -1,6 +1,8 @@
 """Evaluator decisions that do not need an LLM."""
 import re
 
+import shutil
+
 import pytest
 
 from pic_copilot.agents.evaluator import contradicted_by_run, from_execution, missing_outputs
@@ -256,6 +258,55 @@ def test_an_argument_of_the_wrong_class_is_answered_with_the_signature_and_its_s
     assert "Region.space_check(d: int, ...) -> EdgePairs" in text and "Region.width_check(d: int" in text
     assert "enclosing_check" not in text          # a sibling that also takes 'other' is not offered
     assert evaluator.argument_mismatch(rep, None) == []
+
+
+@pytest.mark.skipif(shutil.which("klayout") is None, reason="the KLayout application is not installed")
+def test_a_call_that_fits_no_form_is_answered_with_the_installed_forms(tmp_path):
+    """In KLayout 0.28.5 (the open layout's interpreter) Layout.clip(cell index, Region) fails with
+    the bare "No overload with matching arguments in Layout.clip", and layout.layer(*"1/0/x") with
+    "Invalid number of arguments ... in Layout.layer": the feedback lists the method's installed
+    forms (a real a20 run tried invented forms of clip for three rounds). pip klayout's message
+    lists them itself, and then nothing is added. Real runs of both and the real symbol index."""
+    import json
+    import subprocess
+    import sys
+
+    from kl import run_batch
+    from pic_copilot.agents import evaluator, retrieve
+    from pic_copilot.execution.report import ExecutionReport
+
+    index = retrieve.symbol_index()
+    if not index:
+        pytest.skip("no symbol index (databases not built)")
+    calls = {"clip": "ly.clip(top.cell_index(), pya.Region(pya.Box(0, 0, 10, 10)))", "layer": "ly.layer(*'1/0/x')"}
+    script = tmp_path / "calls.py"
+    script.write_text("import json, pya\nout = {}\nly = pya.Layout()\ntop = ly.create_cell('TOP')\n"
+                      + "".join(f"try:\n    {c}\nexcept Exception as e:\n    out[{k!r}] = str(e)\n" for k, c in calls.items())
+                      + "open(out_file, 'w').write(json.dumps(out))\n")
+    run_batch(script, tmp_path, out_file=tmp_path / "messages.json")
+    messages = json.loads((tmp_path / "messages.json").read_text())
+
+    def failed(message: str) -> ExecutionReport:
+        return ExecutionReport.from_dict({"ok": False, "exception": {"type": "RuntimeError", "message": message}})
+
+    assert messages["clip"].startswith("No overload with matching arguments in Layout.clip"), messages
+    text = evaluator.from_execution(failed(messages["clip"]), "", index)["instructions"]
+    assert "Layout.clip has these forms in the installed KLayout" in text, text
+    forms = text.split("(call it with one of them): ", 1)[1].splitlines()[0]
+    assert "DBox" in forms and "Region" not in forms, forms
+    assert "Invalid number of arguments" in messages["layer"], messages
+    text = evaluator.from_execution(failed(messages["layer"]), "", index)["instructions"]
+    assert "Layout.layer has these forms" in text and "datatype" in text, text
+    # pip klayout names the forms in its own message: nothing is added
+    run = subprocess.run([sys.executable, "-c", "import klayout.db as kdb\nly = kdb.Layout()\n"
+                          "ly.clip(ly.create_cell('TOP').cell_index(), kdb.Region())\n"],
+                         capture_output=True, text=True, timeout=120)
+    pip_message = run.stderr.split("TypeError: ", 1)[-1]
+    assert "Variants are" in pip_message, run.stderr
+    assert evaluator.installed_forms(failed(pip_message), index) == []
+    # another failure, or no index: nothing added
+    assert evaluator.installed_forms(failed("bad value"), index) == []
+    assert evaluator.installed_forms(failed(messages["clip"]), None) == []
 
 
 def test_a_cell_made_again_in_each_pass_of_a_loop_is_pointed_at_the_loop(tmp_path):

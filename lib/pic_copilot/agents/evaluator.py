@@ -270,6 +270,47 @@ def argument_mismatch(rep: ExecutionReport, index=None) -> list[str]:
     return out
 
 
+# KLayout's messages for a call whose arguments fit none of the method's forms:
+# "No overload with matching arguments in Layout.clip"
+# "Invalid number of arguments (got 12, expected 0/1/2/3) in Layout.layer"
+_KLAYOUT_NO_FORM = re.compile(r"(?:No overload with matching arguments|Invalid number of arguments \(got \d+[^)]*\)) "
+                              r"in (\w+)\.(\w+)")
+#: words of KLayout's C++-style signatures that say nothing to a Python caller
+_CPP_WORDS = re.compile(r"\[const\]\s*|\bconst\s+|\s+ptr\b|\bunsigned\s+")
+
+
+def installed_forms(rep: ExecutionReport, index=None, limit: int = 6) -> list[str]:
+    """For KLayout's "No overload with matching arguments in Layout.clip" (or "Invalid number of
+    arguments ... in Layout.layer"): every form of that method the installed KLayout has. The
+    message names the method only, and a small model then tries other invented forms: a real a20
+    run called ``layout.clip`` with a Region, then with a keyword ``box=``, in three rounds, where
+    ``clip(cell index, DBox)`` was the form. Empty without a symbol index or a message of that form.
+    The bare message is KLayout 0.28's (the open layout's interpreter), so its own manual (``pya.``)
+    gives the forms; pip klayout's message lists them itself ("Variants are: ...") and gets none.
+
+    Args:
+        rep: the failed run.
+        index: the symbol index (its records carry every overload's signature).
+        limit: most forms to list.
+    """
+    m = _KLAYOUT_NO_FORM.search(str((rep.exception or {}).get("message") or ""))
+    if m is None or index is None:
+        return []
+    cls, meth = m.groups()
+    rec = next((r for r in (index.lookup(f"{p}{cls}.{meth}") for p in ("pya.", "klayout.db.")) if r), None)
+    sigs = (rec or {}).get("signatures") or ([rec["signature"]] if rec and rec.get("signature") else [])
+    forms: list[str] = []
+    for sig in sigs:
+        form = short_signature(_CPP_WORDS.sub(" ", sig).strip())
+        form = f"pya.{cls}{form[len('new'):]}" if meth == "new" and form.startswith("new(") else f"{cls}.{form}"
+        if form not in forms:
+            forms.append(form)
+    if not forms:
+        return []
+    return [f"{cls}.{meth} has these forms in the installed KLayout (call it with one of them): "
+            + "; ".join(forms[:limit])]
+
+
 def made_in_a_loop(script: str, rep: ExecutionReport) -> list[str]:
     """"Cellname GC_ROW already exists": the failing line makes the named top cell inside a loop,
     so its second pass makes it again (a real run created gf.Component("GC_ROW") per coupler). Says
@@ -295,7 +336,8 @@ def from_execution(rep: ExecutionReport, script: str = "", index=None) -> dict |
     """Revise when the run failed: the traceback goes to the programmer, with what the library
     calls behind the failing line return (:func:`returned_types`) and, for an argument of the wrong
     class, the method's signature and its siblings (:func:`argument_mismatch`, with ``index``, the
-    symbol index)."""
+    symbol index), and for a call that fits none of a method's forms, those forms
+    (:func:`installed_forms`)."""
     if rep.ok:
         return None
     exc = rep.exception or {}
@@ -308,7 +350,8 @@ def from_execution(rep: ExecutionReport, script: str = "", index=None) -> dict |
     out = tail(rep.stdout, 400)
     if out:
         text += f"\nPrinted before the error:\n{out}"
-    types = ((returned_types(script, rep) + made_in_a_loop(script, rep)) if script else []) + argument_mismatch(rep, index)
+    types = (((returned_types(script, rep) + made_in_a_loop(script, rep)) if script else [])
+             + argument_mismatch(rep, index) + installed_forms(rep, index))
     if types:
         text += "\nFrom the installed signatures:\n" + "\n".join(f"- {t}" for t in types)
     return decision("revise", "programmer", text, "execution")
