@@ -2456,6 +2456,22 @@ def test_an_integer_polygon_area_compared_with_square_micrometres_is_a_static_er
     assert [f["line"] for f in checks.dbu_micron_comparisons(a12)] == [4]
 
 
+def test_a_cell_placed_inside_itself_is_a_static_error():
+    """A real a20 candidate wrote cell.insert(pya.DCellInstArray(cell.cell_index(), ...)): a
+    recursive hierarchy, and KLayout aborted the trial run. Placing another cell, or the cell
+    into another, is left alone; the index may be named first."""
+    code = ("clip = layout.create_cell('CLIP')\n"
+            "clip.insert(pya.DCellInstArray(clip.cell_index(), pya.DTrans(pya.DVector(-10, -10))))\n"   # 2
+            "cell.insert(pya.DCellInstArray(clip.cell_index(), pya.DTrans()))\n"                       # 3: fine
+            "ci = cell.cell_index()\ncell.insert(pya.CellInstArray(ci, pya.Trans()))\n"              # 5
+            "clip.insert(pya.CellInstArray(ci, pya.Trans()))\n")                                       # 6: fine
+    found = checks.cells_placed_in_themselves(code)
+    assert [f["line"] for f in found] == [2, 5]
+    assert "places clip inside itself" in found[0]["message"] and found[0]["severity"] == "error"
+    assert any("inside itself" in f["message"]
+               for f in checks.static_findings(code, "interactive", None, interactive_pya=True)[0])
+
+
 def test_a_dtrans_of_two_integers_is_made_a_displacement():
     """pya.DTrans(200, 0) is DTrans(rot, mirrx): a real b08 instance meant for (200, 0) landed at 0,0
     and was accepted. Two integers that cannot be a rotation code and a mirror flag become floats;

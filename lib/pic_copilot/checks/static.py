@@ -1403,6 +1403,49 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
     return sorted(out, key=lambda f: f["line"])
 
 
+#: the placements of a cell by index (``pya.CellInstArray(child_index, trans, ...)``)
+_INSTANCE_ARRAYS = frozenset({"CellInstArray", "DCellInstArray"})
+
+
+def cells_placed_in_themselves(code: str) -> list[dict]:
+    """``cell.insert(pya.DCellInstArray(cell.cell_index(), ...))``: a cell placed inside itself. The
+    hierarchy becomes recursive and KLayout aborts (a real a20 candidate crashed the trial run on a
+    copy of the layout, and the feedback could only say it crashed). The index may be a name set
+    once to ``cell.cell_index()``."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    stores = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+    def index_of(node: ast.AST) -> str | None:
+        """The cell name whose ``cell_index()`` a node is."""
+        if (isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "cell_index" and isinstance(node.func.value, ast.Name)):
+            return node.func.value.id
+        return None
+
+    indexes = {st.targets[0].id: index_of(st.value) for st in ast.walk(tree)
+               if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+               and stores.count(st.targets[0].id) == 1 and index_of(st.value)}
+    out = []
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "insert"
+                and isinstance(call.func.value, ast.Name) and call.args and isinstance(call.args[0], ast.Call)
+                and (_dotted(call.args[0].func) or [""])[-1] in _INSTANCE_ARRAYS and call.args[0].args):
+            continue
+        child = call.args[0].args[0]
+        owner = index_of(child) or (indexes.get(child.id) if isinstance(child, ast.Name) else None)
+        parent = call.func.value.id
+        if owner == parent:
+            out.append({"kind": "api", "severity": "error", "line": call.lineno,
+                        "message": f"line {call.lineno}: {parent}.insert(...) places {parent} inside itself "
+                                   f"({ast.unparse(child)} is {parent}'s own index): the hierarchy becomes recursive "
+                                   f"and KLayout aborts. Place another cell's index in {parent}, or insert {parent} "
+                                   f"into the cell that should hold it."})
+    return sorted(out, key=lambda f: f["line"])
+
+
 def endless_iterator_loops(code: str) -> list[dict]:
     """``while not it.at_end():`` whose body never calls ``it.next()``: KLayout's iterators (shapes,
     instances, cells) advance only with next(), so the loop never ends; a real m12 candidate ran into
@@ -1502,6 +1545,7 @@ def static_findings(code: str, mode: str, index=None, checks: list[Check] | None
     found += layer_number_check(code)
     found += dbu_micron_comparisons(code)
     found += endless_iterator_loops(code)
+    found += cells_placed_in_themselves(code)
     cf, review = custom_checks(code, mode, checks or [])
     return found + cf, review
 
