@@ -586,6 +586,31 @@ def test_a_requested_layout_plot_or_report_file_is_shown_written_by_a_recipe():
     assert recipes(box, ("sandbox",), 2, outputs=("box.gds",))[0] == recipes(box, ("sandbox",), 2)[0]
 
 
+def test_a_composite_request_shown_one_recipe_is_shown_the_nearest_to_another_of_its_sentences():
+    """A composite request's nearest recipe as a whole can fit one of its steps only (a real a07
+    request found a grid-snapping recipe alone for boolean layers and an area JSON). With the
+    request's sentences given, a request shown one recipe is also shown the best-scoring sentence's
+    nearest recipe; a request shown two, or of one sentence, keeps its recipes."""
+    from pic_copilot.agents.addition import request_steps
+    from pic_copilot.agents.retrieve import recipe_for_another_step, recipes
+    from pic_copilot.retrieval import cookbook
+
+    query = ("Draw a 20 um by 4 um box on layer 5/0 at the origin of the current cell. "
+             "Then list every text label of the cell with its position in labels.csv.")
+    steps = tuple(request_steps(query))
+    assert len(steps) == 2
+    plain, _ = recipes(query, ("edit",), 2)
+    stepped, _ = recipes(query, ("edit",), 2, steps=steps)
+    assert len(plain) == 1, [r.id for r in plain]
+    assert len(stepped) == 2 and stepped[0].id == plain[0].id, [r.id for r in stepped]
+    nearest = {cookbook.search_recipes(s, k=1, kind=("edit",))[0].id for s in steps}
+    assert stepped[1].id in nearest and stepped[1].id != plain[0].id
+    assert "rectangle" in stepped[1].title.lower(), stepped[1].title     # the drawing step's example
+    # two recipes already, or one sentence: nothing is added
+    assert recipe_for_another_step(plain, steps[:1], ("edit",)) is None
+    assert recipes(query, ("edit",), 1, steps=steps)[0] == recipes(query, ("edit",), 1)[0]
+
+
 def test_the_static_check_accepts_every_verified_script():
     """Recipes, reference solutions and few-shot examples run and pass their checks, so an API
     error the static check reports on one is a false one: it would reject the very example the

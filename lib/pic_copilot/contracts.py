@@ -71,6 +71,9 @@ class PipelineConfig:
             model writes only the lines after it, agents.addition) instead of rewritten.
         stop_without_progress: the request stops (with its best script) after a revision round
             none of whose candidates has better evidence than the best of the rounds before.
+        step_recipes: when the recipes nearest to the whole request are fewer than shown, the
+            nearest recipe to one of its sentences is shown too (agents.retrieve.recipe_for_another_step).
+            Off in ``full`` until a paired run shows it pays (config ``step-recipes``).
     """
 
     name: str
@@ -92,6 +95,7 @@ class PipelineConfig:
     rule_decks: bool = True
     additions: bool = True
     stop_without_progress: bool = True
+    step_recipes: bool = False
 
 
 _TABLE = (
@@ -123,6 +127,8 @@ _TABLE = (
                    "continued", additions=False),
     PipelineConfig("all-rounds", "full, but every revision round is used, also after a round that brought no "
                    "better evidence than the rounds before", stop_without_progress=False),
+    PipelineConfig("step-recipes", "full, and when the whole request finds one recipe, the nearest recipe to one of "
+                   "its sentences is shown too", step_recipes=True),
     PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
                    rule_decks=False),
 )

@@ -233,7 +233,8 @@ class _Run:
                                 retrieve.recipe_kinds(self.req.mode, kind, domains), RECIPES_SHOWN,
                                 starts_from_layout=given_layout, places=self.contract.placements,
                                 two_d=self.contract.grid.get("columns", 0) > 1 and self.contract.grid.get("rows", 0) > 1,
-                                outputs=tuple(self.contract.files))
+                                outputs=tuple(self.contract.files),
+                                steps=tuple(addition.request_steps(self.req.prompt)) if self.cfg.step_recipes else ())
         self.rec.append("recipes", [r.id for r in found])
         self.progress("retrieve", f"{len(found)} cookbook recipe(s)" + (f" ({err})" if err else ""),
                       {"recipes": [{"id": r.id, "title": r.title} for r in found], "errors": [err] if err else []})
