@@ -489,6 +489,16 @@ def test_a_layer_the_request_names_must_be_in_a_pya_script():
     for ok in ("SRC, DST = (1, 0), (2, 0)\n", "L = 2\nD = 0\nli = layout.layer(L, D)\nsrc = layout.layer(1, 0)\n",
                "li = layout.layer(pya.LayerInfo(layer=2, datatype=0))\nsrc = layout.layer(1, 0)\n"):
         assert missing_layers(prompt, ok) is None, ok
+    # a layer named only in what the script prints is not used: a real b11 script summed the area of
+    # every layer, printed "Layer 1/0 area: ..." and was accepted; a test of both numbers is a use
+    area = "What is the area of layer 1/0 in the current cell?"
+    every = ("a = 0\nfor li in layout.layer_indexes():\n    a += pya.Region(cell.begin_shapes_rec(li)).area()\n"
+             "print(f'Layer 1/0 area: {a * dbu ** 2} um2')\n")
+    assert "1/0" in missing_layers(area, every)["instructions"]
+    tested = every.replace("    a += ", "    if layout.get_info(li).layer == 1 and layout.get_info(li).datatype == 0:\n"
+                                        "        a += ")
+    assert missing_layers(area, tested) is None
+    assert missing_layers(area, "KEY = '1/0'\nprint(KEY)\n") is None     # a name set to the text is a use
 
 
 def test_parameters_set_but_never_used_send_the_script_back():

@@ -536,8 +536,10 @@ def missing_layers(prompt: str, script: str) -> dict | None:
     A small model turns "layer 2/0" into layer 20 (seen in real runs) and the run succeeds on the
     wrong layer. Only scripts that address layers by number are read (gdsfactory scripts name them
     through cross-sections and layer maps): a layer is there if its two numbers stand together in
-    the script (see :func:`_layer_pairs`), or its "L/D" text is. Two integers anywhere are not a
-    layer: a real b12 script wrote 1/0 back onto 1/0 and passed for "2/0" through ``dbu ** 2``.
+    the script (see :func:`_layer_pairs`), or its "L/D" text is, outside what it prints. Two
+    integers anywhere are not a layer: a real b12 script wrote 1/0 back onto 1/0 and passed for
+    "2/0" through ``dbu ** 2``. A printed label is not a layer either: a real b11 script summed the
+    area of every layer, printed "Layer 1/0 area: ..." and was accepted.
     """
     from ..execution import drc_deck
 
@@ -552,7 +554,10 @@ def missing_layers(prompt: str, script: str) -> dict | None:
         tree = _parsed(script)   # parsed once for the literals and the pairs
         if tree is None:
             return None
-        consts, pairs = _tree_constants(tree), _layer_pairs(tree)
+        printed = {id(n) for call in ast.walk(tree) if isinstance(call, ast.Call)
+                   and isinstance(call.func, ast.Name) and call.func.id == "print" for n in ast.walk(call)}
+        consts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in printed]
+        pairs = _layer_pairs(tree)
     texts = " ".join(v for v in consts if isinstance(v, str))
     missing = [f"{l}/{d}" for l, d in wanted
                if not ((l, d) in pairs or re.search(rf"(?<!\d){l}\s*/\s*{d}(?!\d)", texts))]
@@ -581,7 +586,8 @@ def sentence_naming(prompt: str, layer: str, limit: int = 240) -> str:
 def _layer_pairs(tree: ast.AST) -> set[tuple[int, int]]:
     """Pairs of integers that stand together in a script's syntax tree: a 2-tuple or 2-list
     (``SRC = (1, 0)``), two neighbouring positional arguments of a call (``layout.layer(2, 0)``,
-    ``LayerInfo(L, D)``) or its ``layer=``/``datatype=`` keywords; names are read through their one
+    ``LayerInfo(L, D)``) or its ``layer=``/``datatype=`` keywords, or a test of both in one
+    condition (``info.layer == 1 and info.datatype == 0``); names are read through their one
     integer assignment (``L, D = 2, 0``)."""
     names: dict[str, list[int]] = {}
     for node in ast.walk(tree):
@@ -600,11 +606,23 @@ def _layer_pairs(tree: ast.AST) -> set[tuple[int, int]]:
             return names[n.id][0]
         return None
 
+    def tested(cond: ast.AST, attr: str) -> ast.AST | None:
+        """The value ``cond`` tests ``<x>.attr`` to be equal to, else None."""
+        if isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.ops[0], ast.Eq):
+            for a, b in ((cond.left, cond.comparators[0]), (cond.comparators[0], cond.left)):
+                if isinstance(a, ast.Attribute) and a.attr == attr:
+                    return b
+        return None
+
     out: set[tuple[int, int]] = set()
     for node in ast.walk(tree):
         seqs = []
         if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:
             seqs.append(node.elts)
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            layers = [v for c in node.values if (v := tested(c, "layer")) is not None]
+            datatypes = [v for c in node.values if (v := tested(c, "datatype")) is not None]
+            seqs += [[l, d] for l in layers for d in datatypes]
         elif isinstance(node, ast.Call):
             seqs += [node.args[i:i + 2] for i in range(len(node.args) - 1)]
             kw = {k.arg: k.value for k in node.keywords}
