@@ -304,6 +304,9 @@ def test_a_call_that_fits_no_form_is_answered_with_the_installed_forms(tmp_path)
     pip_message = run.stderr.split("TypeError: ", 1)[-1]
     assert "Variants are" in pip_message, run.stderr
     assert evaluator.installed_forms(failed(pip_message), index) == []
+    # a constructor, as a real a07 run's message named it: the forms of pya.Region(...)
+    init = evaluator.installed_forms(failed("No overload with matching arguments in Region.__init__"), index)
+    assert init and "pya.Region(Box box)" in init[0], init
     # another failure, or no index: nothing added
     assert evaluator.installed_forms(failed("bad value"), index) == []
     assert evaluator.installed_forms(failed(messages["clip"]), None) == []

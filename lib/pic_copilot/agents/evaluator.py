@@ -297,6 +297,7 @@ def installed_forms(rep: ExecutionReport, index=None, limit: int = 6) -> list[st
     if m is None or index is None:
         return []
     cls, meth = m.groups()
+    meth = "new" if meth == "__init__" else meth   # "in Region.__init__": the manual calls constructors new
     rec = next((r for r in (index.lookup(f"{p}{cls}.{meth}") for p in ("pya.", "klayout.db.")) if r), None)
     sigs = (rec or {}).get("signatures") or ([rec["signature"]] if rec and rec.get("signature") else [])
     forms: list[str] = []
