@@ -513,6 +513,29 @@ def test_parameters_set_but_never_used_send_the_script_back():
     assert unused_parameters("", "x = compute()\n") is None   # only literal parameter blocks count
 
 
+def test_a_copied_parameter_the_request_never_speaks_of_is_dropped_not_sent_back():
+    from pic_copilot.agents.evaluator import unused_parameters
+    from pic_copilot.agents.fixes import drop_foreign_parameters
+
+    # a real b10 round: MARGIN came with a keep-out recipe into a shape count; the run was right
+    request = ("Count the shapes per layer in the current cell only and write them to "
+               "layer_counts.json, as {\"layer/datatype\": count}.")
+    code = ('import json\nOUT = "layer_counts.json"\nMARGIN = 2.0  # um\ncounts = {}\n'
+            'with open("layer_counts.json", "w") as f:\n    json.dump(counts, f)\n')
+    fixed, what = drop_foreign_parameters(code, request)
+    assert "MARGIN" not in fixed and "OUT =" not in fixed and "MARGIN" in what and "OUT" in what
+    assert unused_parameters(request, fixed) is None
+    # what the request speaks of stays, and its hint says that part is not done (b08)
+    pad = "Create a new cell named PAD holding a 100 x 100 um square on layer 10/0"
+    code = 'PAD_SIZE = (100, 100)\nLAYER = (10, 0)\nlayout.create_cell("PAD")\n'
+    assert drop_foreign_parameters(code, pad) == (code, None)
+    # by a number of the request, or by a requested text the script writes nowhere else
+    assert drop_foreign_parameters("GAP = 2.0\nprint(1)\n", request + " Keep 2 um free.")[1] is None
+    assert drop_foreign_parameters('F = "layer_counts.json"\nprint(1)\n', request)[1] is None
+    # a parameter the script reads, a computed value and a private name are not parameters to drop
+    assert drop_foreign_parameters("MARGIN = 2.0\nprint(MARGIN)\nx = f()\n_K = 3\n", request)[1] is None
+
+
 def test_the_one_layer_a_request_names_replaces_the_examples_layer():
     from pic_copilot.agents.fixes import bind_requested_layer
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 
 from ...execution.routing import needs_engine_python
 from .rules import fix_pya_import_in_klayout
@@ -597,3 +598,75 @@ def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | No
     if not edits or parsed(fixed) is None:
         return code, None
     return fixed, f"used {', '.join(dict.fromkeys(said))} (the variant the request names)"
+
+
+def _literal_leaves(node: ast.AST) -> list[ast.Constant] | None:
+    """The constants of a literal parameter value (``2.0``, ``-1``, ``"out.gds"``, ``(100, 50)``),
+    or None when the value is anything else (a call, a name, a dict)."""
+    if isinstance(node, ast.Constant):
+        ok = isinstance(node.value, (int, float, str)) and not isinstance(node.value, bool)
+        return [node] if ok else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _literal_leaves(node.operand)
+    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
+        leaves = [_literal_leaves(e) for e in node.elts]
+        return None if any(x is None for x in leaves) else [c for x in leaves for c in x]
+    return None
+
+
+def _name_words(name: str) -> list[str]:
+    """The words of an identifier (``PAD_SIZE`` -> pad, size; ``padSize`` -> pad, size), 3+ letters."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ").lower()
+    return [w for w in spaced.split() if len(w) >= 3 and w.isalpha()]
+
+
+def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
+    """Drop a module-level parameter the script never reads when nothing of it comes from the
+    request: neither a word of its name, nor one of its numbers, nor its text (unless the script
+    writes that text where it is used anyway). A small model copies the parameter block of a
+    retrieved example (``MARGIN = 2.0`` from a keep-out recipe into a shape count); the run is
+    right, and the unused-parameter hint would cost a whole revision round to delete one line.
+    A parameter that the request does speak of stays, and its hint says that part is not done.
+
+    Args:
+        code: the script.
+        request: the designer's words (with any feedback), which the parameter is compared with.
+
+    Returns the script and what was dropped (None when nothing was).
+    """
+    from ..evaluator import requested_values
+
+    tree = parsed(code)
+    if tree is None:
+        return code, None
+    words = request.lower()
+    numbers = {float(x) for x in re.findall(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", request)}
+    numbers |= {value for _, value in requested_values(request)}
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+    used_texts = Counter(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+
+    def foreign(name: str, leaves: list[ast.Constant]) -> bool:
+        if name.startswith("_") or any(re.search(rf"\b{w}", words) for w in _name_words(name)):
+            return False
+        for c in leaves:
+            if isinstance(c.value, str):
+                if c.value.strip() and c.value.lower() in words and used_texts[c.value] < 2:
+                    return False
+            elif any(abs(abs(float(c.value)) - x) <= 1e-9 * max(1.0, x) for x in numbers):
+                return False
+        return True
+
+    dropped, names = [], []
+    for st in tree.body:
+        if not isinstance(st, ast.Assign) or len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
+            continue
+        name, leaves = st.targets[0].id, _literal_leaves(st.value)
+        if leaves is not None and name not in read and foreign(name, leaves):
+            dropped.append(st)
+            names.append(name)
+    if not dropped:
+        return code, None
+    fixed = drop_statements(code, dropped)
+    if parsed(fixed) is None:
+        return code, None
+    return fixed, f"dropped {', '.join(names)} (set, never used, and not from the request)"
