@@ -154,13 +154,19 @@ def test_an_answer_that_loops_is_stopped_early_as_cut_off():
     assert r.text.startswith(start) and len(r.text) < len(start) + 600
     lines = "    ref = c << gf.components.straight(length=10)\n"
     assert runaway("x = 1\n" + lines * 10) and not runaway("x = 1\n" + lines * 9)
+    # a block of two lines again and again (a real a12 answer, to the length limit)
+    block = "    if shape.area() < 0.001:\n        shape.delete()\n"
+    assert runaway("x = 1\n" + block * 6) and not runaway("x = 1\n" + block * 5)
+    four = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    assert runaway("x = 1\n" + four * 4) and not runaway("x = 1\n" + four * 3)
     # invented imports from one module, one after another (a real a07 answer, to the length limit)
     invented = "".join(f"from gdsfactory.pdk.standard import get_layer{'_grid' * i}\n" for i in range(12))
     assert runaway("import json\n" + invented) and not runaway("import json\n" + invented.split("\n", 1)[1])
     several = "".join(f"from gdsfactory.components import {n}\n" for n in ("mmi1x2", "straight", "bend_euler"))
     assert not runaway("import json\nimport math\n" + several + "import klayout.db as kdb\n")
     # real code: a ruler comment, deep indentation, a table of numbers
-    for ok in ("# " + "=" * 150 + "\n", "x = 1\n" + " " * 40 + "y = 2\n", "\n".join(f"    [{i}, {i * 2}]," for i in range(60))):
+    for ok in ("# " + "=" * 150 + "\n", "x = 1\n" + " " * 40 + "y = 2\n", "\n".join(f"    [{i}, {i * 2}]," for i in range(60)),
+               "".join(f"    ref{i} = c << wg\n    ref{i}.dmovey({i * 10})\n" for i in range(12)), "\n\n" * 20 + "x = 1\n"):
         assert not runaway(ok), ok
 
 

@@ -711,14 +711,16 @@ class LLMClient:
 RUNAWAY = "repetition"
 RUNAWAY_CHARS = 160   # a unit of at most 8 characters repeated over this many characters at the end
 RUNAWAY_LINES = 10    # or this many identical lines in a row
+RUNAWAY_BLOCK = 4     # or a block of up to this many lines repeated, over 12 lines
+RUNAWAY_REPEATS = 4   # and at least this many times
 RUNAWAY_IMPORTS = 12  # or this many imports from one module in a row
 _IMPORT_FROM = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
 
 
 def runaway(tail: str) -> bool:
     """Whether a streamed answer has fallen into a loop a small model does not leave: a short unit
-    repeated to the end (a real a03 answer ended in ~900 tokens of "000..."), or one line written
-    again and again. Such an answer runs to the length limit, a minute or more of generation on 2
+    repeated to the end (a real a03 answer ended in ~900 tokens of "000..."), or one line or a
+    block of a few lines written again and again. Such an answer runs to the length limit, a minute or more of generation on 2
     cores, and is cut off anyway; stopping it early gives the same "cut off" revision sooner.
 
     Args:
@@ -731,6 +733,14 @@ def runaway(tail: str) -> bool:
     lines = whole[-RUNAWAY_LINES:]
     if len(lines) == RUNAWAY_LINES and len(set(lines)) == 1 and len(lines[0].strip()) >= 4:
         return True
+    # a block of a few lines written again and again (a real a12 answer repeated two lines to the
+    # length limit): the same statements in the same order do nothing the first time did not
+    for p in range(2, RUNAWAY_BLOCK + 1):
+        lines = whole[-max(RUNAWAY_LINES + 2, RUNAWAY_REPEATS * p):]
+        if (len(lines) == max(RUNAWAY_LINES + 2, RUNAWAY_REPEATS * p) and len(set(lines)) > 1
+                and all(lines[i] == lines[i + p] for i in range(len(lines) - p))
+                and any(len(x.strip()) >= 4 for x in lines)):
+            return True
     # invented names imported one after another (a real a07 answer: 1024 tokens of
     # "from gdsfactory.pdk.standard import get_layer_grid_grid_...")
     modules = [m and (m.group(1) or m.group(2)) for m in map(_IMPORT_FROM.match, whole[-RUNAWAY_IMPORTS:])]
