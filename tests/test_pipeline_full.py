@@ -810,6 +810,17 @@ def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
     (tmp_path / "er.json").write_text(json.dumps({"0.5": 30.1, "0.4": 12.0, "0.3": 7.5}))
     assert sweep.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})) == []
     assert contract_words.from_request('Write a.json as {"x0": 1, "y0": 2}.').json_key_forms == {}
+    # a layer key in the wrong form is told how to write one, in the script's tool (a real b10 round
+    # keyed by info.datatype and was told only the form, twice)
+    from pic_copilot.agents.candidates import contract_decision
+    wrong = check({"0": 10, "2": 5})
+    told = contract_decision(wrong, [], "import pya\n")["instructions"]
+    assert 'f"{info.layer}/{info.datatype}"' in told and "layout.get_info(layer_index)" in told
+    assert 'f"{layer}/{datatype}"' in contract_decision(wrong, [], "import gdsfactory as gf\n")["instructions"]
+    other = ["er.json: key(s) 'a' do not have the form of the request's example key(s) '0.5', '0.45'"]
+    assert "info.layer" not in contract_decision(other, [], "import pya\n")["instructions"]
+    column = ["stats.csv: column 'layer' holds '1'; the request writes its values in the form '1/0'"]
+    assert 'f"{info.layer}/{info.datatype}"' in contract_decision(column, [], "import pya\n")["instructions"]
 
 
 def test_a_json_object_of_records_keyed_by_names_needs_every_records_keys(tmp_path):

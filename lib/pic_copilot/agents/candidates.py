@@ -9,6 +9,7 @@ to (``judge = "always"``) or between candidates whose evidence is equally good.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from . import evaluator
@@ -128,6 +129,17 @@ ORIGIN_HINTS = {
 }
 
 
+#: how to write a layer as the request's "1/0", per tool: a small model keys by the datatype, the
+#: layer index or a (layer, datatype) tuple and cannot tell from "do not have the form" what to change
+LAYER_FORM_HINTS = {
+    "gdsfactory": 'write each layer as its layer and datatype numbers joined by "/": f"{layer}/{datatype}" of the '
+                  '(layer, datatype) tuple',
+    "pya": 'write each layer as its layer and datatype numbers joined by "/": info = layout.get_info(layer_index); '
+           'f"{info.layer}/{info.datatype}" (the layer index of layout.layer_indexes() is neither number)',
+}
+_LAYER_FORM = re.compile(r"(?:form of the request's example key\(s\)|writes its values in the form) '\d+/\d+'")
+
+
 def contract_decision(problems: list[str], missing_files: list[str], script: str = "") -> dict:
     """Revision instructions for a run that broke the output contract; ``script`` (the candidate)
     decides which tool's idiom a too-few-placements problem is told."""
@@ -137,6 +149,8 @@ def contract_decision(problems: list[str], missing_files: list[str], script: str
         hints.append(PLACEMENT_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
     if any("is placed with its origin at" in p for p in problems):
         hints.append(ORIGIN_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
+    if any(_LAYER_FORM.search(p) for p in problems):
+        hints.append(LAYER_FORM_HINTS["gdsfactory" if "gdsfactory" in script else "pya"])
     text = ("The script ran, but its result does not do what the designer asked:\n"
             + "\n".join(f"- {p}" for p in problems)
             + "\nKeep the parts that work and fix exactly these points"
