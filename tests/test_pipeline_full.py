@@ -905,6 +905,68 @@ def test_two_named_things_written_at_one_position_are_sent_back(tmp_path):
     assert problems("name,width\nin1,0.5\nout1,0.5\n") == []
 
 
+def test_areas_and_positions_in_database_units_written_as_microns_are_sent_back(tmp_path):
+    """A real b11 answer wrote {"area_um2": 323000000} (Region.area() in database units squared) for a
+    layer of 323 µm² in a 124 x 100 µm cell and was accepted. Read through the real summary of real
+    files: an area over a thousand times the box the run shows is sent back; a right one, one in a
+    request that never says µm², and a run that shows no box are not."""
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    request = 'Write the area of layer 1/0 in µm² to area.json as {"area_um2": value}.'
+    box = {"bbox_before_um": [0.0, 0.0, 124.0, 100.0], "bbox_after_um": [0.0, 0.0, 124.0, 100.0]}
+
+    def problems(name: str, text: str, prompt: str = request, changes: dict = box) -> list[str]:
+        for old in tmp_path.iterdir():
+            old.unlink()
+        (tmp_path / name).write_text(text)
+        rep = ExecutionReport.from_dict({"ok": True, "where": "klayout", "changes": changes, "files": summarize_dir(tmp_path)})
+        return contract_words.report_problems(rep, prompt, contract_words.from_request(prompt), "")
+
+    assert problems("area.json", '{"area_um2": 323000000}') == [
+        "area.json: 'area_um2' holds 3.23e+08, more than 1000 times the area of the layout's bounding box (12400 µm²): "
+        "Region.area(), Polygon.area() and Shape.area() count database units squared; multiply by layout.dbu ** 2 for µm²"]
+    assert problems("area.json", '{"area_um2": 323.0}') == []
+    # nested per-layer records and a CSV column are read too
+    assert problems("area.json", '{"layers": {"1/0": {"area": 323000000}}}')[0].startswith("area.json: 'area' holds 3.23e+08")
+    assert problems("stats.csv", "layer,area_um2\n1/0,323000000\n")[0].startswith("stats.csv: 'area_um2' holds 3.23e+08")
+    # positions in nm under a µm name (a real a12 answer: bounding-box centres); in µm they pass
+    assert problems("s.csv", "x_um,y_um,area_um2\n61500,50000,0.5\n") == [
+        "s.csv: 'x_um' holds 61500, more than 10 times farther out than anything in the layout (its boxes reach 124 µm): "
+        "bbox(), center() and the points of pya's integer shapes count database units; use dbbox() / the D-objects (µm) "
+        "or multiply by layout.dbu",
+        "s.csv: 'y_um' holds 50000, more than 10 times farther out than anything in the layout (its boxes reach 124 µm): "
+        "bbox(), center() and the points of pya's integer shapes count database units; use dbbox() / the D-objects (µm) "
+        "or multiply by layout.dbu"]
+    assert problems("s.csv", "x_um,y_um,width_um\n61.5,50,5000\n") == []
+    assert problems("area.json", '{"area": 323000000}', prompt="Write the area of layer 1/0 to area.json.") == []
+    assert problems("area.json", '{"area_um2": 323000000}', changes={}) == []
+
+
+def test_a_read_only_request_whose_run_edits_the_layout_is_sent_back():
+    """A real b11 answer, asked for a layer's merged area, merged the layer in the designer's layout
+    (``shapes.clear(); shapes.insert(merged)``). A request with no word of a change that writes a
+    file must leave the layout as it was; any word of a change, or no file asked for, lets it be."""
+    question = ("What is the area covered by layer 1/0 in the current cell, including its sub-cells? "
+                'Write it in µm² to area.json as {"area_um2": value}.')
+    merged = {"shapes_delta": {"1/0": -1}, "cells_added": [], "cells_removed": [], "layers_added": [], "changed": True}
+
+    def problems(prompt: str, changes: dict, where: str = "klayout") -> list[str]:
+        rep = ExecutionReport.from_dict({"ok": True, "where": where, "changes": changes})
+        return contract_words.unasked_layout_change(rep, prompt, contract_words.from_request(prompt, mode="interactive"))
+
+    assert problems(question, merged) == [
+        "the script changed the open layout (-1 shapes on 1/0), but the designer only asked to read it and write "
+        "area.json: compute from the shapes (e.g. a pya.Region made of them) without clearing, inserting or "
+        "deleting anything in the layout"]
+    assert problems(question, dict(merged, shapes_delta={}))[0].startswith("the script changed the open layout (shapes edited in place)")
+    assert problems(question, dict(merged, shapes_delta={}, layers_added=["1/0"])) == []   # only an empty layer made
+    assert problems(question, dict(merged, shapes_delta={}, changed=False)) == []
+    assert problems(question, merged, where="sandbox") == []
+    assert problems("Merge layer 1/0 and write its area to area.json.", merged) == []
+    assert problems("Snap layer 1/0 to a 5 nm grid and write the count to n.json.", merged) == []
+    assert problems("What is the area of layer 1/0?", merged) == []   # no file: the edit may be the answer
+
+
 def test_requested_text_labels_are_read_and_checked_in_a_real_layout(tmp_path):
     """"Put a text label GC0, GC1, GC2, GC3 on layer 10/0" (a real m04 answer placed none, drew its
     trench on 10/0, and passed the layer contract): the strings must be texts on that layer."""

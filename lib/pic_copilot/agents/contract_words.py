@@ -775,6 +775,38 @@ def expects_layout_change(prompt: str) -> bool:
     return bool(_CHANGES.search(prompt))
 
 
+#: words of a change beyond :data:`_CHANGES`: a request with none of either only reads the layout
+_OTHER_EDITS = re.compile(r"\b(snap|scale|resize|widen|narrow|extend|fix|clip|offset|round|smooth|size|bias|trim|swap|"
+                          r"join|split|convert|align|array|duplicate|stretch|translate|transform|set|change|update|"
+                          r"assign|label|annotate|edit|modify|apply|build|generate)\w*\b", re.IGNORECASE)
+
+
+def unasked_layout_change(rep: ExecutionReport, prompt: str, contract: OutputContract) -> list[str]:
+    """A request that only reads the open layout and writes files (a question, a count, a report)
+    whose run changed the layout's shapes or cells: a small model copies an edit recipe's in-place
+    step (a real b11 answer, asked for a layer's merged area, merged the layer's shapes in the
+    designer's layout with ``shapes.clear(); shapes.insert(merged)``). Only where the request has no
+    word of a change at all, so an edit named in other words is never sent back.
+
+    Args:
+        rep: the run's report (``changes``: what the run did to the open layout).
+        prompt: the designer's words.
+        contract: the request's output contract (the files it asks for).
+    """
+    ch = rep.changes or {}
+    if rep.where != "klayout" or not contract.files or _CHANGES.search(prompt) or _OTHER_EDITS.search(prompt):
+        return []
+    delta = ch.get("shapes_delta") or {}
+    cells = list(ch.get("cells_added") or []) + list(ch.get("cells_removed") or [])
+    if not delta and not cells and not (ch.get("changed") and not ch.get("layers_added")):
+        return []
+    what = ", ".join([f"{n:+d} shapes on {l}" for l, n in list(delta.items())[:4]]
+                     + [f"cells {', '.join(cells[:4])} added or removed"] * bool(cells)) or "shapes edited in place"
+    return [f"the script changed the open layout ({what}), but the designer only asked to read it and write "
+            f"{', '.join(contract.files)}: compute from the shapes (e.g. a pya.Region made of them) without "
+            "clearing, inserting or deleting anything in the layout"]
+
+
 # ---------------------------------------------------------------------- what the script itself shows
 _CONNECTS = re.compile(r"\b(route|routed|routing|connect|connected|connecting|wire|wired)\b", re.IGNORECASE)
 
@@ -1032,6 +1064,97 @@ def empty_new_layers(rep: ExecutionReport, prompt: str, script: str) -> list[str
             f"The layers with shapes are: {have}"]
 
 
+_UM2_WORDS = re.compile(r"µm²|um²|µm2|um2|um\^2|µm\^2|square micro", re.IGNORECASE)
+#: an area this many times the largest box the run shows cannot be in µm² (database units squared
+#: are 10^6 times as many at a dbu of 1 nm; a layer's area within a box is at most the box's)
+AREA_OVER_BOX = 1000.0
+#: a position this many times farther out than any box the run shows cannot be in µm (database
+#: units are 1000 times as many at a dbu of 1 nm)
+POSITION_OVER_BOX = 10.0
+#: names of a position or box side in µm (with or without "_um")
+_POSITIONS = frozenset({"x", "y", "x0", "y0", "x1", "y1", "x2", "y2", "xc", "yc", "cx", "cy", "xmin", "ymin", "xmax",
+                        "ymax", "x_min", "y_min", "x_max", "y_max", "center_x", "center_y", "left", "right", "top", "bottom"})
+
+
+def _box_area(box) -> float:
+    try:
+        l, b, r, t = (float(v) for v in box)
+    except (TypeError, ValueError):
+        return 0.0
+    return max(0.0, r - l) * max(0.0, t - b)
+
+
+def _box_reach(box) -> float:
+    try:
+        return max(abs(float(v)) for v in box)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _written_numbers(files: list) -> list[tuple[str, str, float]]:
+    """(file, key or column, number) of every number the run wrote in a JSON or CSV file."""
+    out = []
+
+    def walk(name: str, key: str, v) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(name, str(k), x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(name, key, x)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append((name, key, float(v)))
+
+    for f in files:
+        s = f.get("summary") if isinstance(f, dict) else None
+        if not isinstance(s, dict):
+            continue
+        if f.get("kind") == "json":
+            walk(str(f.get("path")), "", s.get("values"))
+        for col, samples in (s.get("column_samples") or {}).items():
+            out += [(str(f.get("path")), str(col), float(v)) for v in samples or [] if is_number_text(str(v))]
+    return out
+
+
+def values_in_database_units(rep: ExecutionReport, prompt: str) -> list[str]:
+    """Areas and positions written as µm that are in database units: an area over a thousand times
+    the largest box the run shows (the open layout's active cell before and after, every top cell
+    of a written layout), or a position ten times farther out than any of them. A Region's,
+    polygon's or shape's ``area()``, ``bbox()`` and ``center()`` count database units: a real b11
+    answer wrote 323000000 under "area_um2" for a 323 µm² layer and was accepted, and a real a12
+    answer wrote bounding-box centres in nm under x_um, y_um. Areas only where the name or the
+    request says µm²; positions only under a position's name (x_um, ymin, center_x ...).
+
+    Args:
+        rep: the run's report (its layout changes and the summaries of the files it wrote).
+        prompt: the designer's words.
+    """
+    files = [f for f in rep.files or [] if isinstance(f, dict)]
+    boxes = [b for b in [(rep.changes or {}).get(k) for k in ("bbox_before_um", "bbox_after_um")] if b]
+    boxes += [t.get("bbox") for f in files if f.get("kind") == "layout"
+              for t in ((f.get("summary") or {}).get("top_cells") or []) if isinstance(t, dict) and t.get("bbox")]
+    largest = max([_box_area(b) for b in boxes] or [0.0])
+    reach = max([_box_reach(b) for b in boxes] or [0.0])
+    says_um2 = bool(_UM2_WORDS.search(prompt))
+    out, said = [], set()
+    for name, key, value in _written_numbers(files):
+        low = key.lower()
+        if "area" in low and largest > 0 and abs(value) > AREA_OVER_BOX * largest and (says_um2 or "um" in low):
+            what = (f"more than {AREA_OVER_BOX:g} times the area of the layout's bounding box ({largest:g} µm²): "
+                    "Region.area(), Polygon.area() and Shape.area() count database units squared; multiply by "
+                    "layout.dbu ** 2 for µm²")
+        elif re.sub(r"_?um$", "", low) in _POSITIONS and reach > 0 and abs(value) > POSITION_OVER_BOX * reach:
+            what = (f"more than {POSITION_OVER_BOX:g} times farther out than anything in the layout (its boxes reach "
+                    f"{reach:g} µm): bbox(), center() and the points of pya's integer shapes count database units; "
+                    "use dbbox() / the D-objects (µm) or multiply by layout.dbu")
+        else:
+            continue
+        if (name, key) not in said:
+            said.add((name, key))
+            out.append(f"{name}: {key!r} holds {value:g}, {what}")
+    return out
+
+
 _NAME_COLUMNS = ("name", "port", "port_name", "label", "text")
 _X_COLUMNS, _Y_COLUMNS = ("x", "x_um", "x0", "xc"), ("y", "y_um", "y0", "yc")
 
@@ -1070,8 +1193,10 @@ def coincident_rows(rep: ExecutionReport, contract: OutputContract) -> list[str]
 def report_problems(rep: ExecutionReport, prompt: str, contract: OutputContract, script: str) -> list[str]:
     """What a run's report shows against the request beyond the contract's items: an empty requested
     table (:func:`empty_tables`), a layer read that the layout does not have (:func:`empty_new_layers`),
-    two named things written at one position (:func:`coincident_rows`)."""
-    return empty_tables(rep, prompt, contract) + empty_new_layers(rep, prompt, script) + coincident_rows(rep, contract)
+    two named things written at one position (:func:`coincident_rows`), areas and positions in
+    database units written as µm (:func:`values_in_database_units`)."""
+    return (empty_tables(rep, prompt, contract) + empty_new_layers(rep, prompt, script) + coincident_rows(rep, contract)
+            + values_in_database_units(rep, prompt))
 
 
 # ---------------------------------------------------------------------- literal tables
