@@ -2487,6 +2487,36 @@ def test_an_integer_polygon_area_compared_with_square_micrometres_is_a_static_er
     a12 = ("shapes = target.shapes(layout.layer(1, 0))\nmerged = pya.Region(shapes).merged()\n"
            "for shape in merged:\n    if shape.area() < 0.001:\n        print(shape)\n")
     assert [f["line"] for f in checks.dbu_micron_comparisons(a12)] == [4]
+    # a cell's shapes are integer too, iterated directly, by .each() or through a name (a real a12
+    # script of session 28: ``for shape in shapes: if shape.area() < 1e-6``); darea() is µm²
+    shapes = ("shapes = target.shapes(layout.layer(1, 0))\nfor shape in shapes:\n    if shape.area() < 1e-6:\n        pass\n"
+              "for s in cell.shapes(li).each():\n    if s.area() < 0.5:\n        pass\n"
+              "for s in cell.shapes(li):\n    if s.darea() < 0.5:\n        pass\n")
+    assert [f["line"] for f in checks.dbu_micron_comparisons(shapes)] == [3, 6]
+
+
+def test_a_layer_pair_passed_as_a_layer_index_is_an_error_and_fixed():
+    """A real a12 script moved its small pieces with ``target.shapes(LAYER99)``, LAYER99 = (1, 99):
+    a pair where pya takes one index, which fails once it runs (it did not: no piece was moved). The
+    check names layout.layer(*LAYER99), the fix writes it, and the fixed script runs on a real layout.
+    gdsfactory scripts, whose layers are such pairs, are left alone."""
+    from pic_copilot.agents.fixes import fix_gds_layer_numbers_as_indexes as fix
+    from pic_copilot.checks.static import layer_number_check
+    import klayout.db as kdb
+
+    code = "LAYER99 = (1, 99)\ncell.shapes(LAYER99).insert(pya.DBox(0, 0, 1, 1))\nprint(cell.shapes((2, 0)).size())\n"
+    found = layer_number_check(code)
+    assert [f["line"] for f in found] == [2, 3] and "layout.layer(*LAYER99)" in found[0]["message"]
+    assert "layout.layer(2, 0)" in found[1]["message"]
+    fixed, what = fix(code, "interactive")
+    assert fixed == ("LAYER99 = (1, 99)\ncell.shapes(layout.layer(*LAYER99)).insert(pya.DBox(0, 0, 1, 1))\n"
+                     "print(cell.shapes(layout.layer(2, 0)).size())\n") and what
+    layout = kdb.Layout()
+    cell = layout.create_cell("TOP")
+    exec(compile(fixed, "<fixed>", "exec"), {"layout": layout, "cell": cell, "pya": kdb, "print": lambda *a: None})
+    assert cell.shapes(layout.find_layer(1, 99)).size() == 1
+    gf = "import gdsfactory as gf\nL = (1, 0)\nc = gf.Component()\nprint(c.shapes(L))\n"
+    assert layer_number_check(gf) == [] and fix(gf, "sandbox") == (gf, None)
 
 
 def test_a_cell_placed_inside_itself_is_a_static_error():

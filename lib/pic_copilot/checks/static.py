@@ -1263,6 +1263,37 @@ def gds_numbers_given_as_layer_indexes(tree: ast.Module) -> list[LayerNumberAsIn
     return sorted(out, key=lambda p: (p.args[0].lineno, p.args[0].col_offset))
 
 
+def _int_pair(node: ast.AST) -> tuple[int, int] | None:
+    """``(1, 99)`` / ``[1, 99]``: a layer and datatype written as two int literals."""
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and all(
+            isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
+        return node.elts[0].value, node.elts[1].value
+    return None
+
+
+def layer_pairs_given_as_layer_indexes(tree: ast.Module) -> list[tuple[ast.Call, ast.expr, tuple[int, int]]]:
+    """``cell.shapes(LAYER99)`` with ``LAYER99 = (1, 99)``, or ``cell.shapes((1, 99))``: a (layer,
+    datatype) pair where pya takes one layer index; the call fails with "No overload with matching
+    arguments" once it runs, and in a branch that did not run (a real a12 script moved no piece, so
+    its ``target.shapes(LAYER99)`` never ran) the script looks fine. Not in gdsfactory scripts, whose
+    layers are such pairs. Returns (call, argument, pair) for each."""
+    if any(isinstance(n, (ast.Import, ast.ImportFrom)) and "gdsfactory" in ast.unparse(n) for n in tree.body):
+        return []
+    stores = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    pairs = {st.targets[0].id: pair for st in tree.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+             and isinstance(st.targets[0], ast.Name) and stores.count(st.targets[0].id) == 1
+             and (pair := _int_pair(st.value)) is not None}
+    out = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+                and _LAYER_TAKERS.get(node.func.attr) == 1 and len(node.args) == 1):
+            arg = node.args[0]
+            pair = pairs.get(arg.id) if isinstance(arg, ast.Name) else _int_pair(arg)
+            if pair is not None:
+                out.append((node, arg, pair))
+    return out
+
+
 def layer_number_check(code: str) -> list[dict]:
     """``cell.shapes(20)`` / ``layer = 2; cell.shapes(layer)``: pya's ``shapes()`` (and
     ``begin_shapes_rec``, ``clear``, ``delete_layer``...) take a layer *index* from ``layout.layer(L, D)``;
@@ -1279,7 +1310,13 @@ def layer_number_check(code: str) -> list[dict]:
                     "message": f"line {node.lineno}: .{node.func.attr}({written}) takes a layer index, not the "
                                f"GDS layer number {found.number}: use li = layout.layer({found.number}, "
                                f"{found.datatype or 0}) (layer, datatype) and .{node.func.attr}(li)"})
-    return out
+    for node, arg, pair in layer_pairs_given_as_layer_indexes(tree):
+        written = ast.unparse(arg)
+        use = f"layout.layer(*{written})" if isinstance(arg, ast.Name) else f"layout.layer({pair[0]}, {pair[1]})"
+        out.append({"kind": "api", "severity": "error", "line": node.lineno,
+                    "message": f"line {node.lineno}: .{node.func.attr}({written}) takes a layer index, not the "
+                               f"(layer, datatype) pair {pair[0]}/{pair[1]}: use li = {use} and .{node.func.attr}(li)"})
+    return sorted(out, key=lambda f: f["line"])
 
 
 #: what an integer box measures: ``X.bbox().width()``, ``X.bbox().left``
@@ -1315,9 +1352,24 @@ def _integer_region(node: ast.AST, regions: set[str]) -> bool:
     return isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] == "Region"
 
 
-def _integer_polygon_names(tree: ast.AST, regions: set[str]) -> set[str]:
+#: a cell's shape container, ``cell.shapes(li)``, and how its shapes are iterated (``.each()``,
+#: ``.each_overlapping(box)``): a Shape's area() and perimeter() are integers too (``darea`` is µm²)
+_SHAPES_CONTAINER = "shapes"
+_SHAPES_ITERATORS = frozenset({"each", "each_overlapping", "each_touching"})
+
+
+def _shapes_container(node: ast.AST, containers: set[str]) -> bool:
+    """``cell.shapes(li)`` (any owner), or a name set once to one."""
+    if isinstance(node, ast.Name):
+        return node.id in containers
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == _SHAPES_CONTAINER and len(node.args) == 1)
+
+
+def _integer_polygon_names(tree: ast.AST, regions: set[str], containers: set[str] = frozenset()) -> set[str]:
     """Loop names that run over a Region's integer polygons (``for p in merged:``,
-    ``for p in region.each_merged():``)."""
+    ``for p in region.each_merged():``) or a cell's shapes (``for s in cell.shapes(li):``, a real a12
+    script: ``shapes = target.shapes(...)``, then ``for shape in shapes: if shape.area() < 1e-6``)."""
     out = set()
     for loop in ast.walk(tree):
         if not isinstance(loop, (ast.For, ast.comprehension)) or not isinstance(loop.target, ast.Name):
@@ -1327,6 +1379,11 @@ def _integer_polygon_names(tree: ast.AST, regions: set[str]) -> set[str]:
                 and not it.args):
             it = it.func.value
         if _integer_region(it, regions):
+            out.add(loop.target.id)
+            continue
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _SHAPES_ITERATORS:
+            it = it.func.value
+        if _shapes_container(it, containers):
             out.add(loop.target.id)
     return out
 
@@ -1338,7 +1395,7 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
     and the length too (``width = shape.bbox().width()`` in a loop, then ``if width < 0.5``).
     The area or perimeter of a Region or of its polygons is integer too (database units squared): a real
     a12 script moved no piece "below 1 µm²" with ``for shape in pya.Region(...).merged(): if
-    shape.area() < 0.001``."""
+    shape.area() < 0.001``; so is a cell's shapes' (``for shape in cell.shapes(li): if shape.area() < 1e-6``)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -1351,7 +1408,8 @@ def dbu_micron_comparisons(code: str) -> list[dict]:
     for st in once:   # in source order, so a region made from a region counts
         if _integer_region(st.value, regions):
             regions.add(st.targets[0].id)
-    polygons = _integer_polygon_names(tree, regions) - set(floats)
+    containers = {st.targets[0].id for st in once if _shapes_container(st.value, set())}
+    polygons = _integer_polygon_names(tree, regions, containers) - set(floats)
 
     def integer_measure(node: ast.AST) -> bool:
         """A box measure, or ``.area()``/``.perimeter()`` of an integer Region or polygon."""

@@ -703,9 +703,10 @@ def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | N
     *index* the layout gives, and a GDS layer number there names another layer or none ("Cell index is
     not valid", an internal error in delete_layer, or shapes drawn on the wrong layer: real a09, a13,
     a24, b10, b11 candidates kept it for rounds). Only with one known layout (:func:`_the_layout`), and
-    not for 0 (index 0 is often the first layer of a layout just read).
+    not for 0 (index 0 is often the first layer of a layout just read). A (layer, datatype) pair there
+    (``LAYER99 = (1, 99); cell.shapes(LAYER99)``, a real a12 script) becomes ``layout.layer(*LAYER99)``.
     """
-    from ...checks.static import _LAYER_TAKERS, gds_numbers_given_as_layer_indexes
+    from ...checks.static import _LAYER_TAKERS, gds_numbers_given_as_layer_indexes, layer_pairs_given_as_layer_indexes
 
     tree = parsed(code) if any(f".{t}(" in code for t in _LAYER_TAKERS) else None
     if tree is None:
@@ -714,6 +715,13 @@ def fix_gds_layer_numbers_as_indexes(code: str, mode: str) -> tuple[str, str | N
     layout = _the_layout(tree, mode, klayout) if klayout else None
     places = [p for p in gds_numbers_given_as_layer_indexes(tree) if p.number > 0] if layout else []
     spans, done = set(), []
+    for _, arg, pair in layer_pairs_given_as_layer_indexes(tree) if layout else []:
+        # a (layer, datatype) pair where the index goes: the pair is exactly what layout.layer takes
+        if arg.lineno == arg.end_lineno:
+            new = f"{layout}.layer(*{arg.id})" if isinstance(arg, ast.Name) else f"{layout}.layer({pair[0]}, {pair[1]})"
+            spans.add((arg.lineno, arg.col_offset, arg.end_col_offset, new))
+            if new not in done:
+                done.append(new)
     for place in places:
         first, last = place.args[0], place.args[-1]
         if first.lineno != last.end_lineno:
