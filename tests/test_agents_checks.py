@@ -364,6 +364,11 @@ def test_layer_number_passed_as_a_layer_index_is_an_error():
     assert layer_number_check("li = 0\nli = layout.layer(1, 0)\ncell.shapes(li)\n") == []
     # a09 (advanced): the number unpacked with its datatype is one too
     assert len(layer_number_check("LAYER, DATATYPE = 41, 0\ncell.shapes(LAYER).insert(b)\n")) == 1
+    # a 0 beside a loop over the layer indexes stands for the loop's index (a real b10 answer)
+    b10 = ("def count(cell):\n    return sum(1 for _ in cell.shapes(0).each())\n"
+           "for li in layout.layer_indexes():\n    n = count(cell)\n")
+    assert "use the layer index of the loop `for li in layout.layer_indexes()`: .shapes(li)" in layer_number_check(b10)[0]["message"]
+    assert "layout.layer(0, 0)" in layer_number_check("cell.shapes(0).size()\n")[0]["message"]
 
 
 def test_a_gds_layer_number_given_as_a_layer_index_becomes_the_layouts_index():

@@ -1304,12 +1304,22 @@ def layer_number_check(code: str) -> list[dict]:
     except SyntaxError:
         return []
     out = []
+    # a loop over the layout's layer indexes: a 0 written beside it stands for that loop's index (a real
+    # b10 answer counted cell.shapes(0) in a function called inside `for li in layout.layer_indexes()`)
+    loops = [ast.unparse(n.target) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))
+             and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
+             and isinstance(n.iter.func, ast.Attribute) and n.iter.func.attr == "layer_indexes"]
     for found in gds_numbers_given_as_layer_indexes(tree):
         node, written = found.call, ", ".join(ast.unparse(a) for a in found.args)
+        if found.number == 0 and found.datatype is None and len(set(loops)) == 1:
+            use = (f"the layer index of the loop `for {loops[0]} in layout.layer_indexes()`: .{node.func.attr}"
+                   f"({loops[0]}), passing {loops[0]} as an argument where the call is in a function")
+        else:
+            use = (f"li = layout.layer({found.number}, {found.datatype or 0}) (layer, datatype) and "
+                   f".{node.func.attr}(li)")
         out.append({"kind": "api", "severity": "error", "line": node.lineno,
                     "message": f"line {node.lineno}: .{node.func.attr}({written}) takes a layer index, not the "
-                               f"GDS layer number {found.number}: use li = layout.layer({found.number}, "
-                               f"{found.datatype or 0}) (layer, datatype) and .{node.func.attr}(li)"})
+                               f"GDS layer number {found.number}: use {use}"})
     for node, arg, pair in layer_pairs_given_as_layer_indexes(tree):
         written = ast.unparse(arg)
         use = f"layout.layer(*{written})" if isinstance(arg, ast.Name) else f"layout.layer({pair[0]}, {pair[1]})"
