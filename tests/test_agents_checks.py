@@ -719,6 +719,42 @@ def test_json_keys_that_carry_a_rules_value_are_renamed_to_the_requested_keys():
     assert fixes.rename_json_keys(code, contract, wrote("width", "space")) == (code, [])
 
 
+def test_a_map_keyed_by_the_named_thing_is_written_as_the_requested_entry(tmp_path):
+    """Real b11 answers, asked for 'the area of layer 1/0 ... as {"area_um2": value}', copied a
+    per-layer recipe and wrote {"1/0": 323.0, "2/0": 10000.0} or {"1/0": {"area_um2": 323.0, ...}},
+    and the 1.5B model kept it two rounds. The entry the request names is what the script writes;
+    the fixed scripts run and their real files fit the contract."""
+    import json as json_mod
+    import subprocess
+    from pic_copilot.agents import contract_words
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    request = 'What is the area of layer 1/0 in the current cell? Write it in µm² to area.json as {"area_um2": value}.'
+    contract = contract_words.from_request(request, mode="interactive")
+
+    def run(code: str) -> ExecutionReport:
+        for old in tmp_path.iterdir():
+            old.unlink()
+        subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+
+    per_layer = ('import json\nOUT = "area.json"\nareas = {}\nfor l, a in (("1/0", 323.0), ("2/0", 10000.0)):\n'
+                 '    areas[l] = a\nwith open(OUT, "w") as f:\n    json.dump(areas, f, indent=2)\n')
+    records = ('import json\nlayers = {"1/0": {"shapes": 6, "area_um2": 323.0}}\n'
+               'with open("area.json", "w") as f:\n    json.dump(layers, f)\n')
+    for code, written in ((per_layer, "{'area_um2': areas['1/0']}"), (records, "layers['1/0']")):
+        fixed, done = fixes.write_the_named_entry(code, contract, run(code), request)
+        assert f"json.dump({written}, f" in fixed and done, fixed
+        assert contract.check(run(fixed)) == []
+        assert json_mod.loads((tmp_path / "area.json").read_text())["area_um2"] == 323.0
+    # no written key the request names, two of them, or the requested key already there: nothing
+    for other in (request.replace("1/0", "5/0"), request + " Compare with layer 2/0."):
+        assert fixes.write_the_named_entry(per_layer, contract, run(per_layer), other) == (per_layer, [])
+    right = 'import json\njson.dump({"area_um2": 323.0}, open("area.json", "w"))\n'
+    assert fixes.write_the_named_entry(right, contract, run(right), request) == (right, [])
+
+
 def test_a_json_key_is_not_renamed_to_a_requested_key_of_another_shape():
     """A real a01 run renamed num_drop_peaks (a count) to peaks_um, which the request gives as a
     list of wavelengths; three rounds then revised a count under the requested key."""

@@ -1181,6 +1181,70 @@ def rename_json_keys(code: str, contract, report: ExecutionReport) -> tuple[str,
     return _rename_spelled(code, keys, renames, "the JSON key(s) {} (the keys the designer asked for)")
 
 
+def _json_dumps_of(tree: ast.Module, name: str) -> list[ast.Call]:
+    """The ``json.dump(obj, f)`` calls of a script that writes exactly one JSON file, when ``name``
+    is the file it opens for writing (one call: the one place the written object is chosen)."""
+    dumps = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "dump" and isinstance(n.func.value, ast.Name) and n.func.value.id == "json" and n.args]
+    opened = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+              and n.value.endswith(".json")}
+    return dumps if len(dumps) == 1 and opened <= {name} else []
+
+
+def write_the_named_entry(code: str, contract, report: ExecutionReport, request: str) -> tuple[str, list[str]]:
+    """A JSON object asked for as ``{"area_um2": value}`` about one thing the request names, written
+    as a map keyed by such things: ``{"1/0": 323.0, "2/0": 10000.0}`` (a real b11 answer copied a
+    per-layer statistics recipe, and kept it two rounds) or ``{"1/0": {"area_um2": 323.0, ...}}``.
+    When exactly one written key is named in the request (a layer "1/0", a cell "PAD") and the
+    requested keys are all in its record, or it holds the one requested value, the script writes
+    that entry: ``json.dump(layers["1/0"], f)`` or ``json.dump({"area_um2": layers["1/0"]}, f)``.
+    Only for a script with one ``json.dump`` and one JSON file name.
+
+    Args:
+        code: the script.
+        contract: the request's output contract (its JSON keys).
+        report: the run's report (the summary of the JSON it wrote).
+        request: the designer's words.
+
+    Returns the script and what was changed.
+    """
+    from ...checks.output_contract import shape_fits
+
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    for name, want in contract.json_keys.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        have = [str(k) for k in s.get("keys") or []] if s.get("type") == "dict" else []
+        if not want or not have or any(k in have for k in want):
+            continue
+        named = [k for k in have if re.search(rf"(?<![\w/]){re.escape(k)}(?![\w/])", request)]
+        if len(named) != 1:
+            continue
+        key, values = named[0], s.get("values") or {}
+        record = (s.get("value_keys") or {}).get(key)
+        shape = (contract.json_shapes.get(name) or {}).get(want[0])
+        if isinstance(record, list) and all(k in record for k in want):
+            new = "{obj}[%r]" % key
+        elif len(want) == 1 and isinstance(values.get(key), (int, float)) and not isinstance(values.get(key), bool) \
+                and (shape is None or shape_fits(values[key], shape)):
+            new = "{{%r: {obj}[%r]}}" % (want[0], key)
+        else:
+            continue
+        tree = parsed(code)
+        dumps = _json_dumps_of(tree, name) if tree is not None else []
+        if not dumps or dumps[0].args[0].lineno != dumps[0].args[0].end_lineno:
+            continue
+        arg = dumps[0].args[0]
+        obj = ast.get_source_segment(code, arg)
+        if not isinstance(arg, ast.Name):
+            obj = f"({obj})"
+        text = new.format(obj=obj)
+        fixed = replace_spans(code, [(arg.lineno, arg.col_offset, arg.end_col_offset, text)])
+        if parsed(fixed) is not None:
+            return fixed, [f"wrote the entry {key!r} of {obj} to {name} ({text}): the request names {key} and asks for "
+                           f"{', '.join(map(repr, want))}"]
+    return code, []
+
+
 def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
     """``csv.writer(handle, ...)`` (the module's writer, not a DictWriter)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writer"
