@@ -755,6 +755,38 @@ def test_a_map_keyed_by_the_named_thing_is_written_as_the_requested_entry(tmp_pa
     assert fixes.write_the_named_entry(right, contract, run(right), request) == (right, [])
 
 
+def test_a_requested_map_written_inside_a_wrapper_is_written_alone(tmp_path):
+    """A real b10 answer wrote {"cell": "TOP", "layers": {"1/0": 7, ...}} where the request showed
+    {"1/0": 3}, and kept its recipe's wrapper three rounds. The one inner object whose keys have the
+    example's form is what the script writes; the fixed script runs and its real file fits."""
+    import subprocess
+    from pic_copilot.agents import contract_words
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    request = ('Count the shapes per layer and write them to layer_counts.json, as {"layer/datatype": count}, '
+               'e.g. {"1/0": 3}.')
+    contract = contract_words.from_request(request, mode="interactive")
+
+    def run(code: str) -> ExecutionReport:
+        for old in tmp_path.iterdir():
+            old.unlink()
+        subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
+        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+
+    code = ('import json\nstats = {"cell": "TOP", "layers": {"1/0": 7, "2/0": 3}}\n'
+            'with open("layer_counts.json", "w") as f:\n    json.dump(stats, f, indent=2)\n')
+    assert contract.check(run(code))   # the wrapper breaks the contract
+    fixed, done = fixes.write_the_nested_map(code, contract, run(code))
+    assert "json.dump(stats['layers'], f, indent=2)" in fixed and done
+    assert contract.check(run(fixed)) == []
+    # the right object, or two inner objects of that form: nothing
+    right = 'import json\njson.dump({"1/0": 7}, open("layer_counts.json", "w"))\n'
+    two = 'import json\njson.dump({"a": {"1/0": 7}, "b": {"2/0": 1}}, open("layer_counts.json", "w"))\n'
+    for c in (right, two):
+        assert fixes.write_the_nested_map(c, contract, run(c)) == (c, [])
+
+
 def test_a_json_key_is_not_renamed_to_a_requested_key_of_another_shape():
     """A real a01 run renamed num_drop_peaks (a count) to peaks_um, which the request gives as a
     list of wavelengths; three rounds then revised a count under the requested key."""

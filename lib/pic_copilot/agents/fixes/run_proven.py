@@ -1245,6 +1245,48 @@ def write_the_named_entry(code: str, contract, report: ExecutionReport, request:
     return code, []
 
 
+def write_the_nested_map(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """A JSON object whose keys the request shows by example (``{"1/0": 3}``) written one level down,
+    beside other facts: ``{"cell": "TOP", "layers": {"1/0": 7, ...}}`` (a real b10 answer kept its
+    statistics recipe's wrapper for three rounds). When no top-level key has the example's form and
+    exactly one top-level value is an object all of whose keys have it, the script's single
+    ``json.dump`` writes that object: ``json.dump(stats["layers"], f)``.
+
+    Args:
+        code: the script.
+        contract: the request's output contract (its example key forms).
+        report: the run's report (the summary of the JSON it wrote).
+
+    Returns the script and what was changed.
+    """
+    from ...checks.output_contract import _key_form
+
+    files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+    for name, examples in contract.json_key_forms.items():
+        s = (files.get(name) or {}).get("summary") or {}
+        if s.get("type") != "dict":
+            continue
+        forms = [re.compile(_key_form(k)) for k in examples]
+        fits = lambda keys: bool(keys) and all(any(f.fullmatch(str(k)) for f in forms) for k in keys)   # noqa: E731
+        top = [str(k) for k in s.get("keys") or []]
+        inner = {k: v for k, v in (s.get("value_keys") or {}).items() if isinstance(v, list)}
+        nested = [k for k, keys in inner.items() if fits(keys)]
+        if not top or any(fits([k]) for k in top) or len(nested) != 1:
+            continue
+        tree = parsed(code)
+        dumps = _json_dumps_of(tree, name) if tree is not None else []
+        if not dumps or dumps[0].args[0].lineno != dumps[0].args[0].end_lineno:
+            continue
+        arg = dumps[0].args[0]
+        obj = ast.get_source_segment(code, arg)
+        text = f"{obj if isinstance(arg, ast.Name) else f'({obj})'}[{nested[0]!r}]"
+        fixed = replace_spans(code, [(arg.lineno, arg.col_offset, arg.end_col_offset, text)])
+        if parsed(fixed) is not None:
+            return fixed, [f"wrote {text} to {name}: its keys have the form of the request's example "
+                           f"{', '.join(map(repr, examples))}, the object around it does not"]
+    return code, []
+
+
 def _is_csv_writer_of(node: ast.AST, handle: str) -> bool:
     """``csv.writer(handle, ...)`` (the module's writer, not a DictWriter)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writer"
