@@ -843,6 +843,10 @@ _RECURSIVE = re.compile(r"\bbegin_shapes_rec\w*|\bRecursiveShapeIterator\b|\.fla
                         r"|\bbegin_instances_rec\b|\bRecursiveInstanceIterator\b|\beach_child_cell\b|\beach_inst\b|\bcalled_cells\b")
 
 
+_OWN_REGION = re.compile(r"\bRegion\(\s*[\w.]+\.shapes\s*\(")
+_FLATTENS = re.compile(r"\.flatten\s*\(|\bflatten_cell\b")
+
+
 def hierarchy_scope(script: str, prompt: str) -> list[str]:
     """A request about the open layout's shapes that says which cells count, against how the script
     reads them: "in the current cell only (not its sub-cells)" read with a recursive iterator (a real
@@ -854,11 +858,14 @@ def hierarchy_scope(script: str, prompt: str) -> list[str]:
     if flat == deep or not re.search(r"\.shapes\s*\(|begin_shapes|RecursiveShapeIterator", script):
         return []
     recursive = bool(_RECURSIVE.search(script))
+    # a Region of the cell's own shapes, unflattened, is own shapes whatever else reads recursively
+    # (a real b11 answer counted shapes with begin_shapes_rec and took the area of Region(cell.shapes(li)))
+    own_region = bool(_OWN_REGION.search(script)) and not _FLATTENS.search(script)
     if flat and recursive:
         return ["the designer counts the current cell's own shapes only (not its sub-cells), but the script reads them "
                 "recursively (begin_shapes_rec, a RecursiveShapeIterator or a flatten): read cell.shapes(layer_index) "
                 "of the cell itself"]
-    if deep and not recursive:
+    if deep and (not recursive or own_region):
         return ["the designer includes the shapes of the sub-cells, but the script reads only the cell's own shapes "
                 "(cell.shapes(layer_index)): read them through the hierarchy, e.g. "
                 "pya.Region(cell.begin_shapes_rec(layer_index))"]
