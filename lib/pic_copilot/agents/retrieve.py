@@ -182,7 +182,8 @@ def recipe_for_another_step(found: list, steps: tuple[str, ...], kinds: tuple[st
     snap_shapes_to_grid alone. Over the project's tasks it changes the recipes of 11 of 48, and
     the share of each reference solution's API calls that the shown recipes make rises from 0.45 to
     0.51 (advanced), 0.80 to 0.85 (basic) and 0.76 to 0.77 (medium), lower for none (session 27,
-    offline; unmeasured in a run, hence config ``step-recipes``).
+    offline). Paired with ``full`` in runs (session 28) it did not pay: 5/9 against 7/9 on b10, b11,
+    m06 at n=3 and 0/8 both on eight advanced tasks, with more calls, so it is config ``step-recipes``.
 
     Args:
         found: the recipes already chosen for the whole request.
