@@ -719,25 +719,30 @@ def test_json_keys_that_carry_a_rules_value_are_renamed_to_the_requested_keys():
     assert fixes.rename_json_keys(code, contract, wrote("width", "space")) == (code, [])
 
 
+def _run_in(folder, code: str):
+    """Run ``code`` with Python in an emptied ``folder``; the report of the files it wrote (real summaries)."""
+    from pic_copilot.execution.report import ExecutionReport
+    from pic_copilot.sandbox.summary import summarize_dir
+
+    for old in folder.iterdir():
+        old.unlink()
+    subprocess.run([sys.executable, "-c", code], cwd=folder, check=True)
+    return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(folder)})
+
+
 def test_a_map_keyed_by_the_named_thing_is_written_as_the_requested_entry(tmp_path):
     """Real b11 answers, asked for 'the area of layer 1/0 ... as {"area_um2": value}', copied a
     per-layer recipe and wrote {"1/0": 323.0, "2/0": 10000.0} or {"1/0": {"area_um2": 323.0, ...}},
     and the 1.5B model kept it two rounds. The entry the request names is what the script writes;
     the fixed scripts run and their real files fit the contract."""
     import json as json_mod
-    import subprocess
     from pic_copilot.agents import contract_words
-    from pic_copilot.execution.report import ExecutionReport
-    from pic_copilot.sandbox.summary import summarize_dir
 
     request = 'What is the area of layer 1/0 in the current cell? Write it in µm² to area.json as {"area_um2": value}.'
     contract = contract_words.from_request(request, mode="interactive")
 
-    def run(code: str) -> ExecutionReport:
-        for old in tmp_path.iterdir():
-            old.unlink()
-        subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
-        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+    def run(code: str):
+        return _run_in(tmp_path, code)
 
     per_layer = ('import json\nOUT = "area.json"\nareas = {}\nfor l, a in (("1/0", 323.0), ("2/0", 10000.0)):\n'
                  '    areas[l] = a\nwith open(OUT, "w") as f:\n    json.dump(areas, f, indent=2)\n')
@@ -759,20 +764,14 @@ def test_a_requested_map_written_inside_a_wrapper_is_written_alone(tmp_path):
     """A real b10 answer wrote {"cell": "TOP", "layers": {"1/0": 7, ...}} where the request showed
     {"1/0": 3}, and kept its recipe's wrapper three rounds. The one inner object whose keys have the
     example's form is what the script writes; the fixed script runs and its real file fits."""
-    import subprocess
     from pic_copilot.agents import contract_words
-    from pic_copilot.execution.report import ExecutionReport
-    from pic_copilot.sandbox.summary import summarize_dir
 
     request = ('Count the shapes per layer and write them to layer_counts.json, as {"layer/datatype": count}, '
                'e.g. {"1/0": 3}.')
     contract = contract_words.from_request(request, mode="interactive")
 
-    def run(code: str) -> ExecutionReport:
-        for old in tmp_path.iterdir():
-            old.unlink()
-        subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
-        return ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})
+    def run(code: str):
+        return _run_in(tmp_path, code)
 
     code = ('import json\nstats = {"cell": "TOP", "layers": {"1/0": 7, "2/0": 3}}\n'
             'with open("layer_counts.json", "w") as f:\n    json.dump(stats, f, indent=2)\n')

@@ -1181,14 +1181,24 @@ def rename_json_keys(code: str, contract, report: ExecutionReport) -> tuple[str,
     return _rename_spelled(code, keys, renames, "the JSON key(s) {} (the keys the designer asked for)")
 
 
-def _json_dumps_of(tree: ast.Module, name: str) -> list[ast.Call]:
-    """The ``json.dump(obj, f)`` calls of a script that writes exactly one JSON file, when ``name``
-    is the file it opens for writing (one call: the one place the written object is chosen)."""
+def _dump_instead(code: str, name: str, template: str) -> tuple[str, str] | None:
+    """``code`` with the object its one ``json.dump(obj, f)`` writes replaced by ``template`` with
+    ``{obj}`` filled in (``{obj}['1/0']``), and the new object's text; None unless the script has
+    one such call, on one line, and ``name`` is the only JSON file name it spells."""
+    tree = parsed(code)
+    if tree is None:
+        return None
     dumps = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == "dump" and isinstance(n.func.value, ast.Name) and n.func.value.id == "json" and n.args]
-    opened = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-              and n.value.endswith(".json")}
-    return dumps if len(dumps) == 1 and opened <= {name} else []
+    spelt = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+             and n.value.endswith(".json")}
+    if len(dumps) != 1 or not spelt <= {name} or dumps[0].args[0].lineno != dumps[0].args[0].end_lineno:
+        return None
+    arg = dumps[0].args[0]
+    obj = ast.get_source_segment(code, arg)
+    text = template.format(obj=obj if isinstance(arg, ast.Name) else f"({obj})")
+    fixed = replace_spans(code, [(arg.lineno, arg.col_offset, arg.end_col_offset, text)])
+    return (fixed, text) if parsed(fixed) is not None else None
 
 
 def write_the_named_entry(code: str, contract, report: ExecutionReport, request: str) -> tuple[str, list[str]]:
@@ -1229,19 +1239,10 @@ def write_the_named_entry(code: str, contract, report: ExecutionReport, request:
             new = "{{%r: {obj}[%r]}}" % (want[0], key)
         else:
             continue
-        tree = parsed(code)
-        dumps = _json_dumps_of(tree, name) if tree is not None else []
-        if not dumps or dumps[0].args[0].lineno != dumps[0].args[0].end_lineno:
-            continue
-        arg = dumps[0].args[0]
-        obj = ast.get_source_segment(code, arg)
-        if not isinstance(arg, ast.Name):
-            obj = f"({obj})"
-        text = new.format(obj=obj)
-        fixed = replace_spans(code, [(arg.lineno, arg.col_offset, arg.end_col_offset, text)])
-        if parsed(fixed) is not None:
-            return fixed, [f"wrote the entry {key!r} of {obj} to {name} ({text}): the request names {key} and asks for "
-                           f"{', '.join(map(repr, want))}"]
+        done = _dump_instead(code, name, new)
+        if done is not None:
+            return done[0], [f"wrote the entry {key!r} to {name} ({done[1]}): the request names {key} and asks for "
+                             f"{', '.join(map(repr, want))}"]
     return code, []
 
 
@@ -1273,17 +1274,10 @@ def write_the_nested_map(code: str, contract, report: ExecutionReport) -> tuple[
         nested = [k for k, keys in inner.items() if fits(keys)]
         if not top or any(fits([k]) for k in top) or len(nested) != 1:
             continue
-        tree = parsed(code)
-        dumps = _json_dumps_of(tree, name) if tree is not None else []
-        if not dumps or dumps[0].args[0].lineno != dumps[0].args[0].end_lineno:
-            continue
-        arg = dumps[0].args[0]
-        obj = ast.get_source_segment(code, arg)
-        text = f"{obj if isinstance(arg, ast.Name) else f'({obj})'}[{nested[0]!r}]"
-        fixed = replace_spans(code, [(arg.lineno, arg.col_offset, arg.end_col_offset, text)])
-        if parsed(fixed) is not None:
-            return fixed, [f"wrote {text} to {name}: its keys have the form of the request's example "
-                           f"{', '.join(map(repr, examples))}, the object around it does not"]
+        done = _dump_instead(code, name, "{obj}[%r]" % nested[0])
+        if done is not None:
+            return done[0], [f"wrote {done[1]} to {name}: its keys have the form of the request's example "
+                             f"{', '.join(map(repr, examples))}, the object around it does not"]
     return code, []
 
 
