@@ -2591,6 +2591,21 @@ def test_a_layer_pair_passed_as_a_layer_index_is_an_error_and_fixed():
     assert layer_number_check(gf) == [] and fix(gf, "sandbox") == (gf, None)
 
 
+def test_a_store_to_an_attribute_a_klayout_class_lacks_is_an_error():
+    """A real b08 script "drew" its pad with pad_shape.layer = layout.layer(10, 0) and
+    pad_shape.x_min = -50 on a pya.DBox: pya keeps such attributes silently, nothing was inserted,
+    and the run looked fine. Setters the class has (box.left = ...) and other objects are left alone."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = ("pad_shape = pya.DBox(-50, -50, 50, 50)\npad_shape.layer = layout.layer(10, 0)\n"
+            "pad_shape.x_min = -50\npad_shape.left = -50\ncell.shapes(layout.layer(10, 0)).insert(pad_shape)\n"
+            "class Note:\n    pass\nn = Note()\nn.layer = 1\n")
+    found = [f for f in checks.api_check(code, idx, checks.BRIDGE_GLOBALS) if "stores nothing" in f["message"]]
+    assert [f["line"] for f in found] == [2, 3], found
+    assert found[0]["severity"] == "error" and "pad_shape (pya.DBox) has no attribute 'layer'" in found[0]["message"]
+
+
 def test_a_cell_placed_inside_itself_is_a_static_error():
     """A real a20 candidate wrote cell.insert(pya.DCellInstArray(cell.cell_index(), ...)): a
     recursive hierarchy, and KLayout aborted the trial run. Placing another cell, or the cell

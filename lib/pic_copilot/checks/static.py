@@ -658,6 +658,18 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         return _exists_at_runtime(parent, attr)
 
     _returned_value_findings(tree, types, aliases, shadowed, index, report, exists)
+    # a store to an attribute a KLayout class does not have keeps nothing KLayout reads (a real b08
+    # script "drew" its pad with box.layer = ... and box.x_min = -50 and never inserted the box)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
+                and node.value.id in types and not node.attr.startswith("_")):
+            continue
+        owner = types[node.value.id]
+        if owner.startswith("pya.") and owner.count(".") == 1 and index.members(owner) \
+                and node.attr not in index.members(owner):
+            report(f"{owner}.{node.attr}", node.lineno, f"{node.value.id} ({owner}) has no attribute {node.attr!r}: "
+                   "setting it stores nothing KLayout reads. Use the class's own methods or constructor "
+                   "arguments (and insert a shape into cell.shapes(layer_index) to draw it).")
     for node in attr_nodes:
         if id(node) in inner:
             continue  # only the longest chain
