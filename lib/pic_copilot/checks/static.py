@@ -669,7 +669,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
                 and node.attr not in index.members(owner):
             report(f"{owner}.{node.attr}", node.lineno, f"{node.value.id} ({owner}) has no attribute {node.attr!r}: "
                    "setting it stores nothing KLayout reads. Use the class's own methods or constructor "
-                   "arguments (and insert a shape into cell.shapes(layer_index) to draw it).")
+                   "arguments (and insert a shape into cell.shapes(layer_index) to draw it).", suggest=False)
     for node in attr_nodes:
         if id(node) in inner:
             continue  # only the longest chain
