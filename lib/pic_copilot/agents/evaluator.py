@@ -645,6 +645,19 @@ def _literal(node: ast.AST) -> bool:
     return isinstance(node, (ast.Tuple, ast.List)) and bool(node.elts) and all(_literal(e) for e in node.elts)
 
 
+def unread_parameters(tree: ast.Module) -> list[tuple[str, ast.Assign]]:
+    """(name, statement) of each module-level name assigned a literal (a script's parameter block,
+    ``PAD_SIZE = (100, 100)``) that the script never reads; private ``_names`` are left out."""
+    assigned: list[tuple[str, ast.Assign]] = []
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and _literal(st.value):
+            for t in st.targets:
+                names = [t] if isinstance(t, ast.Name) else list(t.elts) if isinstance(t, ast.Tuple) else []
+                assigned += [(n.id, st) for n in names if isinstance(n, ast.Name)]
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return [(name, st) for name, st in assigned if name not in used and not name.startswith("_")]
+
+
 def unused_parameters(prompt: str, script: str) -> dict | None:
     """Revise when the script sets parameters it never uses (``PAD_SIZE = (100, 100)`` and nothing
     draws the pad): a small model writes the parameter block of an example and then forgets part of
@@ -657,14 +670,7 @@ def unused_parameters(prompt: str, script: str) -> dict | None:
         tree = ast.parse(script)
     except SyntaxError:
         return None
-    assigned: list[str] = []
-    for st in tree.body:
-        if isinstance(st, ast.Assign) and _literal(st.value):
-            for t in st.targets:
-                names = [t] if isinstance(t, ast.Name) else list(t.elts) if isinstance(t, ast.Tuple) else []
-                assigned += [n.id for n in names if isinstance(n, ast.Name)]
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    unused = [n for n in dict.fromkeys(assigned) if n not in used and not n.startswith("_")]
+    unused = list(dict.fromkeys(name for name, _ in unread_parameters(tree)))
     if not unused:
         return None
     return decision("revise", "programmer",

@@ -472,7 +472,6 @@ class _Run:
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
         if self.cfg.contract:
             problems += contract_words.unasked_layout_change(rep, self.words, self.contract)
-        if self.cfg.contract:
             problems += contract_words.script_problems(script, self.req.prompt, self.contract)
             problems += contract_words.report_problems(rep, self.req.prompt, self.contract, script)
         planned = [f for f in self.expected_files() if f not in self.contract.files]

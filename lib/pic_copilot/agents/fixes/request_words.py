@@ -600,20 +600,6 @@ def use_the_named_variant(code: str, request: str, index) -> tuple[str, str | No
     return fixed, f"used {', '.join(dict.fromkeys(said))} (the variant the request names)"
 
 
-def _literal_leaves(node: ast.AST) -> list[ast.Constant] | None:
-    """The constants of a literal parameter value (``2.0``, ``-1``, ``"out.gds"``, ``(100, 50)``),
-    or None when the value is anything else (a call, a name, a dict)."""
-    if isinstance(node, ast.Constant):
-        ok = isinstance(node.value, (int, float, str)) and not isinstance(node.value, bool)
-        return [node] if ok else None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return _literal_leaves(node.operand)
-    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
-        leaves = [_literal_leaves(e) for e in node.elts]
-        return None if any(x is None for x in leaves) else [c for x in leaves for c in x]
-    return None
-
-
 def _name_words(name: str) -> list[str]:
     """The words of an identifier (``PAD_SIZE`` -> pad, size; ``padSize`` -> pad, size), 3+ letters."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ").lower()
@@ -634,7 +620,7 @@ def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
 
     Returns the script and what was dropped (None when nothing was).
     """
-    from ..evaluator import requested_values
+    from ..evaluator import requested_values, unread_parameters
 
     tree = parsed(code)
     if tree is None:
@@ -642,7 +628,6 @@ def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
     words = request.lower()
     numbers = {float(x) for x in re.findall(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", request)}
     numbers |= {value for _, value in requested_values(request)}
-    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
     used_texts = Counter(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
     def foreign(name: str, leaves: list[ast.Constant]) -> bool:
@@ -657,11 +642,9 @@ def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
         return True
 
     dropped, names = [], []
-    for st in tree.body:
-        if not isinstance(st, ast.Assign) or len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
-            continue
-        name, leaves = st.targets[0].id, _literal_leaves(st.value)
-        if leaves is not None and name not in read and foreign(name, leaves):
+    for name, st in unread_parameters(tree):   # a statement of one name only: `A, B = 1, 2` stays whole
+        leaves = [c for c in ast.walk(st.value) if isinstance(c, ast.Constant)]
+        if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and foreign(name, leaves):
             dropped.append(st)
             names.append(name)
     if not dropped:
