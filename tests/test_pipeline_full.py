@@ -1049,6 +1049,12 @@ def test_a_cell_moved_by_a_stated_offset_is_checked_in_a_real_layout(tmp_path):
     assert words("an all-pass ring shifted by (-100.5, 0) um and a straight moved by (0, 100) µm") == \
         [[-100.5, 0.0], [0.0, 100.0]]
     assert words("Draw a 10 um x 5 um box with its lower-left corner at (3, 4) on layer 1/0.") == []
+    assert words("Create a cell PAD, and place one instance of PAD in the current cell at (200, 0) µm.") == [[200.0, 0.0]]
+    assert words("references of UNIT at (0, 0), (100, 0) and (200, 0) um; a label at (5, 5)") == \
+        [[0.0, 0.0], [100.0, 0.0], [200.0, 0.0]]
+    assert words("an instance of PAD. Put a text at (3, 4) on layer 10/0.") == []    # another sentence
+    assert words("Place DEVICE at (0, 0) and DEVICE_M at (100, 0) µm in the current cell.") == [[0.0, 0.0], [100.0, 0.0]]
+    assert words("Put a text TOP at (3, 4) on layer 10/0, and a label PAD_1 at (0, 0).") == []
     assert contract_words.from_request("a ring moved by (100, 0) µm, saved as r.gds").origins == [[100.0, 0.0]]
     assert contract_words.from_request("a ring moved by (100, 0) µm").origins == []   # no layout results
 

@@ -434,15 +434,33 @@ def produced_layers(prompt: str) -> list[str]:
 
 # "the second moved by (200, 50) µm": a placement whose origin the words state
 _MOVED_BY = re.compile(rf"\b(?:moved|shifted|translated|displaced)\s+by\s+{_POINT}", re.IGNORECASE)
+# "place one instance of PAD in the current cell at (200, 0) µm", "a reference of RING at (0, 50) um":
+# an instance/reference of a named cell, then "at" and its points within the clause
+_INSTANCE_AT = re.compile(rf"\b(?:instance|reference)s?\s+of\s+[^.;:]{{0,60}}?\bat\s+((?:{_POINT}\s*(?:,|and|,\s*and)?\s*)+)",
+                          re.IGNORECASE)
+# "Place DEVICE at (0, 0) and DEVICE_M at (100, 0) µm": a cell named in capitals, placed at a point
+_PLACE_VERB = re.compile(r"\b(?:place|put|instantiate)\w*\b", re.IGNORECASE)
+_NAMED_AT = re.compile(rf"\b[A-Z][A-Z0-9_]+\s+at\s+{_POINT}")
+_LABEL_BEFORE = re.compile(r"\b(?:texts?|labels?|strings?|reading|saying)\s+(?:[\w\"']+\s+){0,1}$", re.IGNORECASE)
 
 
 def moved_origins(prompt: str) -> list[list[float]]:
-    """Where a request moves a placed cell to, [x, y] µm: "an all-pass ring moved by (100, 0) µm"
-    -> [[100.0, 0.0]]. Only "moved/shifted/translated/displaced by (x, y)" (a cell made at the
-    origin and moved lands there); a box's corner or a label's position is not a placement."""
+    """Where a request places a cell, [x, y] µm: "an all-pass ring moved by (100, 0) µm" ->
+    [[100.0, 0.0]]; "place one instance of PAD in the current cell at (200, 0) µm" -> [[200.0, 0.0]].
+
+    Only "moved/shifted/translated/displaced by (x, y)" (a cell made at the origin and moved lands
+    there), "instance(s)/reference(s) of ... at (x, y)[, (x, y) and (x, y)]" and "place NAME at (x, y)"
+    with a cell name in capitals; a box's corner or a label's position is not a placement."""
     out: list[list[float]] = []
-    for m in _MOVED_BY.finditer(prompt):
-        p = [float(m.group(1)), float(m.group(2))]
+    points = [[float(m.group(1)), float(m.group(2))] for m in _MOVED_BY.finditer(prompt)]
+    for m in _INSTANCE_AT.finditer(prompt):
+        points += [[float(x), float(y)] for x, y in re.findall(_POINT, m.group(1))]
+    for sentence in _sentences(prompt):
+        for clause in re.split(r"[;:]", sentence):
+            if _PLACE_VERB.search(clause):
+                points += [[float(m.group(1)), float(m.group(2))] for m in _NAMED_AT.finditer(clause)
+                           if not _LABEL_BEFORE.search(clause[:m.start()])]
+    for p in points:
         if p not in out:
             out.append(p)
     return out
@@ -1011,14 +1029,14 @@ def empty_tables(rep: ExecutionReport, prompt: str, contract: OutputContract) ->
 _READS_SHAPES = {"begin_shapes_rec", "begin_shapes_rec_touching", "begin_shapes_rec_overlapping", "Region", "Edges", "Texts"}
 
 
-def _layers_read(script: str) -> set[str]:
-    """Layers ("L/D") a pya script reads shapes from: a ``layout.layer(...)`` inside
-    ``begin_shapes_rec(...)`` or ``Region(...)``, written as two numbers, two names bound to
-    numbers, or ``*NAME`` bound to a pair."""
+def layers_read(script: str) -> dict[str, set[int]]:
+    """Layers ("L/D") a pya script reads shapes from, with the lines that read them: a
+    ``layout.layer(...)`` inside ``begin_shapes_rec(...)`` or ``Region(...)``, written as two
+    numbers, two names bound to numbers, or ``*NAME`` bound to a pair."""
     try:
         tree = ast.parse(script)
     except SyntaxError:
-        return set()
+        return {}
     consts: dict[str, list] = {}
     for name, val in assignments(tree, top_level=False):
         consts.setdefault(name, []).append(val)
@@ -1032,7 +1050,7 @@ def _layers_read(script: str) -> set[str]:
             return tuple(value(e) for e in a.elts)
         return None
 
-    out = set()
+    out: dict[str, set[int]] = {}
     for n in ast.walk(tree):
         name = n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else \
             getattr(getattr(n, "func", None), "id", None)
@@ -1045,8 +1063,28 @@ def _layers_read(script: str) -> set[str]:
             pair = value(args[0].value) if len(args) == 1 and isinstance(args[0], ast.Starred) else \
                 (value(args[0]), value(args[1])) if len(args) == 2 else None
             if isinstance(pair, tuple) and all(isinstance(v, int) for v in pair):
-                out.add(f"{pair[0]}/{pair[1]}")
+                out.setdefault(f"{pair[0]}/{pair[1]}", set()).add(c.lineno)
     return out
+
+
+def _open_layers(rep: ExecutionReport) -> dict[str, int]:
+    """The open layout's layers after a run, "L/D" -> shapes."""
+    return {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0))
+            for l in ((rep.summary or {}).get("layers") or []) if isinstance(l, dict)}
+
+
+def empty_layers_read(rep: ExecutionReport, prompt: str, script: str) -> list[str]:
+    """The layers (see :func:`empty_new_layers`) an edit created and left empty, that the script
+    reads shapes from and the request never names."""
+    from .evaluator import requested_layers
+
+    added = (rep.changes or {}).get("layers_added") or []
+    if not added:
+        return []
+    layers = _open_layers(rep)
+    named = {f"{l}/{d}" for l, d in requested_layers(prompt)}
+    read = layers_read(script)
+    return [l for l in added if layers.get(l, 0) == 0 and l not in named and l in read]
 
 
 def empty_new_layers(rep: ExecutionReport, prompt: str, script: str) -> list[str]:
@@ -1054,16 +1092,10 @@ def empty_new_layers(rep: ExecutionReport, prompt: str, script: str) -> list[str
     and the request never names: the layout does not have them (``layout.layer(99, 0)`` creates a
     missing layer; a real m10 answer took its tiles from an outline layer that was not there,
     computed nothing and passed). A marker layer left empty is not one (nothing was read from it)."""
-    from .evaluator import requested_layers
-
-    added = (rep.changes or {}).get("layers_added") or []
-    layers = {f"{l['layer']}/{l['datatype']}": int(l.get("shapes", 0))
-              for l in ((rep.summary or {}).get("layers") or []) if isinstance(l, dict)}
-    named = {f"{l}/{d}" for l, d in requested_layers(prompt)}
-    read = _layers_read(script) if added else set()
-    empty = [l for l in added if layers.get(l, 0) == 0 and l not in named and l in read]
+    empty = empty_layers_read(rep, prompt, script)
     if not empty:
         return []
+    layers = _open_layers(rep)
     have = ", ".join(l for l, n in layers.items() if n) or "none"
     return [f"the script created layer{'s' if len(empty) > 1 else ''} {', '.join(empty)} and left "
             f"{'them' if len(empty) > 1 else 'it'} empty: it read a layer the open layout does not have "
