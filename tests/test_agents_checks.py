@@ -786,6 +786,77 @@ def test_a_requested_map_written_inside_a_wrapper_is_written_alone(tmp_path):
         assert fixes.write_the_nested_map(c, contract, run(c)) == (c, [])
 
 
+def test_a_shape_built_and_never_used_is_inserted_where_the_request_draws_it(tmp_path):
+    """A real b08 answer built the PAD cell's square as a pya.DBox, placed the cell, and never
+    inserted the square; the contract said only "no shape on layer 10/0". The one shape the script
+    builds and never reads is inserted on the one layer whose requested box is missing, in the cell
+    made last above it; the fixed script runs on a real layout and the contract holds."""
+    from pic_copilot.agents import contract_words
+
+    request = ("Create a new cell named PAD holding a 100 × 100 µm square on layer 10/0 centred on the cell's "
+               "origin, and place one instance of PAD in the current cell at (200, 0) µm.")
+    contract = contract_words.from_request(request, mode="interactive")
+    opened = 'import klayout.db as pya\nlayout = pya.Layout()\ncell = layout.create_cell("TOP")\n'
+
+    def run(code: str):   # the open layout's names, then the layout written for its summary
+        return _run_in(tmp_path, opened + code + '\nlayout.write("open.gds")\n')
+
+    code = ('pad = layout.create_cell("PAD")\nsize_um = 100\n'
+            'pad_shape = pya.DBox(pya.DPoint(-size_um / 2, -size_um / 2), pya.DPoint(size_um / 2, size_um / 2))\n'
+            'instance = cell.insert(pya.DCellInstArray(pad.cell_index(), pya.DTrans(pya.DVector(200, 0))))\n')
+    assert contract.missing_boxes(run(code)) == {"10/0": []}
+    fixed, done = fixes.insert_the_built_shape(code, contract, run(code))
+    assert "pad.shapes(pad.layout().layer(10, 0)).insert(pad_shape)\n" in fixed and done, fixed
+    assert contract.check(run(fixed)) == [] and contract.missing_boxes(run(fixed)) == {}
+    # in the open cell when the script makes none and reads `cell`; nothing when the shape is read,
+    # two are unread, or the box is already there
+    alone = "box = pya.DBox(-50, -50, 50, 50)\nprint(cell.name)\n"
+    assert "cell.shapes(cell.layout().layer(10, 0)).insert(box)" in fixes.insert_the_built_shape(
+        alone, contract, run(alone))[0]
+    read = code + "print(pad_shape)\n"
+    two = code + "other = pya.DBox(0, 0, 1, 1)\n"
+    for c in (read, two, fixed):
+        assert fixes.insert_the_built_shape(c, contract, run(c)) == (c, [])
+
+
+def test_a_printout_that_made_an_unasked_layer_is_dropped(tmp_path):
+    """A real m09 answer placed the grid and wrote the CSV right, and ended its placement with a
+    printout that counted shapes on layer 4/0, which the open layout did not have: layout.layer(4, 0)
+    created it, empty, and the model returned the script unchanged. The printout's statements go;
+    the rest stays and still runs."""
+    from pic_copilot.execution.report import ExecutionReport
+
+    request = ("The layout has a cell UNIT that is not placed yet. In the current cell, place UNIT on a grid of 4 "
+               "columns and 3 rows with 20 µm pitch in x and 15 µm pitch in y, the first copy at (0, 0). Then write "
+               "placements.csv in the work folder with one row per placed copy: column,row,x_um,y_um.")
+    code = ('import csv\nNX, NY = 4, 3\nchild = layout.cell("UNIT")\n'
+            'cell.insert(pya.DCellInstArray(child.cell_index(), pya.DTrans(0, 0), pya.DVector(20, 0), '
+            'pya.DVector(0, 15), NX, NY))\n'
+            'n = sum(1 for _ in cell.begin_shapes_rec(layout.layer(4, 0)).each())\n'
+            'print(f"placed UNIT {NX}x{NY}; "\n      f"{cell.name} now sees {n} shapes on 4/0")\n'
+            'with open("placements.csv", "w", newline="") as f:\n'
+            '    csv.writer(f).writerows([["column", "row", "x_um", "y_um"]] + '
+            '[[i, j, 20 * i, 15 * j] for i in range(NX) for j in range(NY)])\n'
+            'print(f"{NX * NY} placements")\n')
+
+    def after(added, layers, script=code):   # the open layout after the run, as the bridge reports it
+        return ExecutionReport.from_dict({"ok": True, "changes": {"layers_added": added}, "summary": {
+            "cells": ["TOP", "UNIT"], "layers": [{"layer": int(l.split("/")[0]), "datatype": int(l.split("/")[1]),
+                                                  "shapes": k} for l, k in layers.items()]}})
+
+    fixed, done = fixes.drop_printouts_of_unasked_layers(code, after(["4/0"], {"1/0": 3, "4/0": 0}), request)
+    assert done and "4, 0" not in fixed and "now sees" not in fixed, fixed
+    assert 'print(f"{NX * NY} placements")' in fixed and "cell.insert(" in fixed
+    opened = 'import klayout.db as pya\nlayout = pya.Layout()\ncell = layout.create_cell("TOP")\nlayout.create_cell("UNIT")\n'
+    run = _run_in(tmp_path, opened + fixed)
+    assert [f["path"] for f in run.files] == ["placements.csv"]
+    # a layer with shapes, one the request names, or a read that does more than print: nothing
+    assert fixes.drop_printouts_of_unasked_layers(code, after(["4/0"], {"4/0": 2}), request) == (code, [])
+    assert fixes.drop_printouts_of_unasked_layers(code, after(["4/0"], {"4/0": 0}), request + " Also count the shapes on layer 4/0.") == (code, [])
+    used = code.replace('print(f"{NX * NY} placements")', 'print(f"{NX * NY} placements")\nassert n == 0')
+    assert fixes.drop_printouts_of_unasked_layers(used, after(["4/0"], {"4/0": 0}), request) == (used, [])
+
+
 def test_a_json_key_is_not_renamed_to_a_requested_key_of_another_shape():
     """A real a01 run renamed num_drop_peaks (a count) to peaks_um, which the request gives as a
     list of wavelengths; three rounds then revised a count under the requested key."""

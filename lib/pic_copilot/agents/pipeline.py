@@ -29,7 +29,7 @@ from .candidates import STAGES, Candidate, best, contract_decision, same_code
 from .fixes import (bind_the_requested_pitch, name_box_and_point_parts, write_the_missing_header, ask_the_bounding_box, make_a_region_for_the_region_method, make_regions_of_shape_operands, use_the_word_the_class_has, write_one_row_of_scalars, copy_the_locked_component, name_each_loop_component, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, drop_extra_csv_columns, rename_json_keys, rename_outputs, rename_rdb_categories, repair_syntax, request_free_fixes,
                     drop_foreign_parameters, restore_example_definitions,
-                    save_the_report_database, unscale_column, use_the_named_variant, write_layout_by_suffix, write_the_named_entry,
+                    drop_printouts_of_unasked_layers, insert_the_built_shape, save_the_report_database, unscale_column, use_the_named_variant, write_layout_by_suffix, write_the_named_entry,
                     write_the_nested_map)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -580,7 +580,9 @@ class _Run:
         script, called = call_methods_written_as_values(script, rep)
         script, labelled = bind_label_layer(script, self.contract, rep)
         script, pitched = bind_the_requested_pitch(script, self.contract, rep)
-        named = done + columns + unscaled + called + labelled + pitched
+        script, inserted = insert_the_built_shape(script, self.contract, rep)
+        script, unprinted = drop_printouts_of_unasked_layers(script, rep, self.words)
+        named = done + columns + unscaled + called + labelled + pitched + inserted + unprinted
         layered_script, layered = bind_default_layer(script, self.contract, rep, self.index or None)
         if not named and not layered:
             return None

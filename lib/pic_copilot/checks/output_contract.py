@@ -424,14 +424,24 @@ class OutputContract:
                 problems.append(f"a {want} expected, but the cell {g.get('cell')!r} places {g.get('child')!r} "
                                 f"{g.get('count')} times with " + "; ".join(wrong))
 
-    def _check_boxes(self, layouts: list[dict], problems: list[str]) -> None:
+    def missing_boxes(self, report: ExecutionReport) -> dict[str, list]:
+        """The requested boxes' layers that a run left without them, "L/D" -> the boxes it shows on
+        that layer ([] where none); {} when the run shows no shape boxes at all."""
+        files = {f.get("path"): f for f in report.files or [] if isinstance(f, dict)}
+        return self._missing_boxes(_layouts(report, files))
+
+    def _missing_boxes(self, layouts: list[dict]) -> dict[str, list]:
         known = _known(layouts, "shape_boxes", dict)
-        if not known:
-            return
-        for layer, want in self.boxes.items():
+        out: dict[str, list] = {}
+        for layer, want in self.boxes.items() if known else ():
             seen = [b for boxes in known for b in boxes.get(layer) or []]
-            if any(all(abs(float(x) - float(y)) <= BBOX_TOL_UM for x, y in zip(b, want)) for b in seen):
-                continue
+            if not any(all(abs(float(x) - float(y)) <= BBOX_TOL_UM for x, y in zip(b, want)) for b in seen):
+                out[layer] = seen
+        return out
+
+    def _check_boxes(self, layouts: list[dict], problems: list[str]) -> None:
+        for layer, seen in self._missing_boxes(layouts).items():
+            want = self.boxes[layer]
             shown = "; ".join(_fmt_box(b) for b in seen[:3]) or "none"
             problems.append(f"no shape on layer {layer} spans {_fmt_box(want)} um (left, bottom, right, top), where the "
                             f"request places it (shapes on {layer}: {shown})")

@@ -1514,3 +1514,112 @@ def bind_the_requested_pitch(code: str, contract, report: ExecutionReport) -> tu
     if not spans:
         return code, []
     return replace_spans(code, spans), [f"{', '.join(dict.fromkeys(done))} (the pitch the designer asked for)"]
+
+
+_SHAPE_CLASSES = frozenset({"Box", "DBox", "Polygon", "DPolygon", "SimplePolygon", "DSimplePolygon", "Path", "DPath"})
+
+
+def _builds_a_shape(node: ast.AST) -> bool:
+    """``pya.DBox(...)``, ``kdb.Polygon(...)``, ``DPath(...)``: a KLayout shape object made."""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return ((isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in _SHAPE_CLASSES)
+            or (isinstance(f, ast.Name) and f.id in _SHAPE_CLASSES))
+
+
+def _cell_before(tree: ast.Module, line: int) -> str | None:
+    """The cell a module-level statement at ``line`` draws into: the name given the last
+    ``<layout>.create_cell(...)`` above it, else the open layout's ``cell`` where the script reads
+    that name without setting it; None when neither."""
+    made = [st.targets[0].id for st in tree.body if st.lineno < line and isinstance(st, ast.Assign)
+            and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call)
+            and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "create_cell"]
+    if made:
+        return made[-1]
+    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "cell"]
+    return "cell" if names and all(isinstance(n.ctx, ast.Load) for n in names) else None
+
+
+def insert_the_built_shape(code: str, contract, report: ExecutionReport) -> tuple[str, list[str]]:
+    """A shape built and never used, ``pad_shape = pya.DBox(...)`` with no later read of
+    ``pad_shape``, where the request draws a box the run did not draw (a real b08 answer built the
+    PAD cell's square, placed the cell, and never inserted the square). When the requested boxes miss
+    on exactly one layer and the script builds exactly one shape it never reads, the shape is
+    inserted on that layer, in the cell the script made last above it (``create_cell``) or else in
+    the open layout's ``cell``: ``pad.shapes(pad.layout().layer(10, 0)).insert(pad_shape)``.
+
+    Args:
+        code: the script.
+        contract: the request's output contract (its boxes).
+        report: the run's report (the shapes it left on each layer).
+
+    Returns the script and what was changed.
+    """
+    missing = contract.missing_boxes(report) if contract.boxes else {}
+    tree = parsed(code) if len(missing) == 1 else None
+    if tree is None:
+        return code, []
+    loads = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    unread = [st for st in tree.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+              and isinstance(st.targets[0], ast.Name) and st.targets[0].id not in loads and _builds_a_shape(st.value)]
+    layer = next(iter(missing))
+    cell = _cell_before(tree, unread[0].lineno) if len(unread) == 1 else None
+    if cell is None:
+        return code, []
+    st, name = unread[0], unread[0].targets[0].id
+    l, d = (int(v) for v in layer.split("/"))
+    lines = code.splitlines(keepends=True)
+    tail = "" if lines[st.end_lineno - 1].endswith("\n") else "\n"
+    lines.insert(st.end_lineno, f"{tail}{cell}.shapes({cell}.layout().layer({l}, {d})).insert({name})\n")
+    return "".join(lines), [f"inserted {name} on layer {layer} of {cell}: the script built it and never used it, "
+                            f"and the request draws a box on {layer}"]
+
+
+def _is_print(st: ast.stmt) -> bool:
+    return (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name)
+            and st.value.func.id == "print")
+
+
+def drop_printouts_of_unasked_layers(code: str, report: ExecutionReport, request: str) -> tuple[str, list[str]]:
+    """A printout that reads a layer nobody asked for, which the open layout did not have, so
+    ``layout.layer(4, 0)`` created it empty (a real m09 answer placed the grid right, wrote the
+    CSV, and ended with ``n = sum(1 for _ in cell.begin_shapes_rec(layout.layer(4, 0)).each())``
+    printed "now sees {n} shapes on 4/0"; the model returned it unchanged). When every module-level
+    statement that reads such a layer is a ``print(...)``, or sets a name that only ``print(...)``
+    statements read, those statements go.
+
+    Args:
+        code: the script.
+        report: the run's report (the layers it added to the open layout).
+        request: the designer's words (a layer they name is never dropped).
+
+    Returns the script and what was changed.
+    """
+    from ..contract_words import empty_layers_read, layers_read
+
+    empty = empty_layers_read(report, request, code)
+    tree = parsed(code) if empty else None
+    if tree is None:
+        return code, []
+    lines_of = layers_read(code)
+    reading = {n for l in empty for n in lines_of.get(l, ())}
+    top = [st for st in tree.body if any(st.lineno <= n <= st.end_lineno for n in reading)]
+    drop: list[ast.stmt] = []
+    for st in top:
+        if _is_print(st):
+            drop.append(st)
+            continue
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
+            return code, []
+        name = st.targets[0].id
+        users = [u for u in tree.body if u is not st and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(u))]
+        if not users or not all(_is_print(u) for u in users):
+            return code, []
+        drop += [st] + users
+    if not drop:
+        return code, []
+    gone = {n for st in drop for n in range(st.lineno, st.end_lineno + 1)}
+    fixed = "".join(line for i, line in enumerate(code.splitlines(keepends=True), 1) if i not in gone)
+    return fixed, [f"dropped the printout that read layer {', '.join(empty)}: the open layout has no such layer "
+                   f"(layout.layer made it, empty) and the request does not ask for it"]
