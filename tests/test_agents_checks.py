@@ -2678,6 +2678,24 @@ def test_a_store_to_an_attribute_a_klayout_class_lacks_is_an_error():
     assert "Did you mean" not in found[0]["message"]   # another library's 'layer' is no answer
 
 
+def test_a_class_member_is_suggested_from_its_own_library_only():
+    """A real a04 round was told "layout.get_info(li) returns a klayout.db.LayerInfo, which has no
+    attribute 'dbbox'. Did you mean: gdsfactory.Component.dbbox, ..." three rounds running: the
+    object is a LayerInfo, so another library's class is no answer. A module's missing function
+    still gets every library's suggestions."""
+    from pic_copilot.retrieval import api
+
+    idx = api.symbol_index()
+    code = "import klayout.db as db\nly = db.Layout()\nli = ly.layer(1, 0)\nb = ly.get_info(li).dbbox()\n"
+    found = [f for f in checks.api_check(code, idx) if f["line"] == 4]
+    assert found and all(not x.startswith("gdsfactory") for f in found for x in f["suggestions"]), found
+    assert "gdsfactory" not in found[0]["message"]
+    assert checks._same_library_for_a_class("gdsfactory.read", ["klayout.db.Layout.read"]) == ["klayout.db.Layout.read"]
+    assert checks._same_library_for_a_class(
+        "pya.DBox.x_min", ["pya.DBox.left", "klayout.db.Box.left", "gdsfactory.Component.xmin"]) == \
+        ["pya.DBox.left", "klayout.db.Box.left"]
+
+
 def test_a_cell_placed_inside_itself_is_a_static_error():
     """A real a20 candidate wrote cell.insert(pya.DCellInstArray(cell.cell_index(), ...)): a
     recursive hierarchy, and KLayout aborted the trial run. Placing another cell, or the cell

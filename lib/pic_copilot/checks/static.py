@@ -264,6 +264,24 @@ def _suggest(index, name: str) -> list[str]:
     return (meant + [x for x in spelt if x not in meant])[:max(3, len(meant))]
 
 
+def _library(name: str) -> str:
+    """The library an API name belongs to: ``pya.X`` and ``klayout.db.X`` are both KLayout's."""
+    root = name.split(".", 1)[0]
+    return "klayout" if root in ("pya", "klayout") else root
+
+
+def _same_library_for_a_class(full: str, suggestions: list[str]) -> list[str]:
+    """The suggestions for a member a class lacks, from that class's own library only: the object
+    is of that class, so "klayout.db.LayerInfo has no attribute 'dbbox'. Did you mean:
+    gdsfactory.Component.dbbox" (a real a04 round, three rounds running) names nothing it has. A
+    module's missing function keeps every library's (``gdsfactory.read`` -> ``klayout.db.Layout.read``
+    is an answer)."""
+    owner = full.rpartition(".")[0]
+    if not owner.rpartition(".")[2][:1].isupper():
+        return suggestions
+    return [x for x in suggestions if _library(x) == _library(full)]
+
+
 def _has(index, name: str) -> bool:
     try:
         return bool(index.has(name))
@@ -606,7 +624,7 @@ def api_check(code: str, index, predefined: tuple[str, ...] = (), observations: 
         if key in seen:
             return
         seen.add(key)
-        sug = _suggest(index, full) if suggest else []
+        sug = _same_library_for_a_class(full, _suggest(index, full)) if suggest else []
         attr = full.rpartition(".")[2]
         if (suggest and (attr in VERB_SYNONYMS or attr.startswith("get_")) and "wrap_with" not in extra
                 and full.startswith(("pya.", "klayout.db."))):   # KLayout's are methods; gdsfactory's info is a property
