@@ -857,6 +857,30 @@ def test_a_printout_that_made_an_unasked_layer_is_dropped(tmp_path):
     assert fixes.drop_printouts_of_unasked_layers(used, after(["4/0"], {"4/0": 0}), request) == (used, [])
 
 
+def test_a_region_of_own_shapes_reads_the_hierarchy_when_the_request_includes_sub_cells(tmp_path):
+    """A real a07 answer took its areas from pya.Region(cell.shapes(layer)) where the request said
+    the layers "may also be in sub-cells"; the hierarchy check said so and a revision round returned
+    the script unchanged. Each such Region now reads through the hierarchy, and the fixed script's
+    real area counts the sub-cell's shape; loops over cell.shapes and other requests are left alone."""
+    request = ("Layer 1/0 is silicon (it may also be in sub-cells). Write area.json in the work folder with the "
+               "merged area of 1/0 in µm².")
+    code = ('import json\nsi = layout.layer(1, 0)\narea = pya.Region(cell.shapes(si)).area() * layout.dbu ** 2\n'
+            'json.dump({"area_um2": area}, open("area.json", "w"))\n')
+    fixed, done = fixes.read_through_the_hierarchy(code, request)
+    assert "pya.Region(cell.begin_shapes_rec(si)).area()" in fixed and done, fixed
+    opened = ('import klayout.db as pya\nlayout = pya.Layout()\ncell = layout.create_cell("TOP")\n'
+              'sub = layout.create_cell("SUB")\nsub.shapes(layout.layer(1, 0)).insert(pya.Box(0, 0, 2000, 1000))\n'
+              'cell.shapes(layout.layer(1, 0)).insert(pya.Box(5000, 0, 6000, 1000))\n'
+              'cell.insert(pya.CellInstArray(sub.cell_index(), pya.Trans()))\n')
+    for script, area in ((code, 1.0), (fixed, 3.0)):
+        _run_in(tmp_path, opened + script)
+        assert json.loads((tmp_path / "area.json").read_text())["area_um2"] == pytest.approx(area)
+    own = request.replace("(it may also be in sub-cells)", "(only shapes directly in this cell, not its sub-cells)")
+    loop = code.replace("pya.Region(cell.shapes(si)).area()", "sum(s.area() for s in cell.shapes(si).each())")
+    for c, r in ((code, own), (loop, request)):
+        assert fixes.read_through_the_hierarchy(c, r) == (c, None)
+
+
 def test_a_json_key_is_not_renamed_to_a_requested_key_of_another_shape():
     """A real a01 run renamed num_drop_peaks (a count) to peaks_um, which the request gives as a
     list of wavelengths; three rounds then revised a count under the requested key."""

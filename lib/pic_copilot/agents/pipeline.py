@@ -29,7 +29,7 @@ from .candidates import STAGES, Candidate, best, contract_decision, same_code
 from .fixes import (bind_the_requested_pitch, name_box_and_point_parts, write_the_missing_header, ask_the_bounding_box, make_a_region_for_the_region_method, make_regions_of_shape_operands, use_the_word_the_class_has, write_one_row_of_scalars, copy_the_locked_component, name_each_loop_component, bind_default_layer, concat_instead_of_append, drop_dataframe_index, unpack_points_by_coordinates, make_points_of_tuples, use_the_ports_center, bind_label_layer, bind_named_layers, bind_requested_layer, call_methods_written_as_values, call_uncalled_methods, write_json_values_plainly, draw_in_the_active_cell, drop_reopened_layout, look_up_only_cells_that_exist,
                     name_the_new_layer, rebind_one_wrong_layer, rename_csv_columns, drop_extra_csv_columns, rename_json_keys, rename_outputs, rename_rdb_categories, repair_syntax, request_free_fixes,
                     drop_foreign_parameters, restore_example_definitions,
-                    drop_printouts_of_unasked_layers, insert_the_built_shape, save_the_report_database, unscale_column, use_the_named_variant, write_layout_by_suffix, write_the_named_entry,
+                    drop_printouts_of_unasked_layers, insert_the_built_shape, read_through_the_hierarchy, save_the_report_database, unscale_column, use_the_named_variant, write_layout_by_suffix, write_the_named_entry,
                     write_the_nested_map)
 from .generators import ScriptGenerator, Synthesizer, check_databases, describe_hits, kind_of
 
@@ -423,6 +423,8 @@ class _Run:
             script, variant = use_the_named_variant(script, self.words, self.symbols())
             script, foreign = drop_foreign_parameters(script, self.words)
             script, fixed = request_free_fixes(script, self.req.mode, findings_of)
+            script, deep = read_through_the_hierarchy(script, self.words)   # after the Region the fixes above may make
+            fixed += [deep] if deep else []
             fixed = ([f"restored {line!r} from the worked example (the script uses it and never set it)" for line in restored]
                      + [w for w in (completed and completed[1], resyntaxed, reopened, numbered, rebound, rebound_one, renamed_layers, plain, saved, active, existing, invented, documented, variant, foreign)
                         if w] + fixed)

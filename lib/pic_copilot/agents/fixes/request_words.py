@@ -653,3 +653,34 @@ def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
     if parsed(fixed) is None:
         return code, None
     return fixed, f"dropped {', '.join(names)} (set, never used, and not from the request)"
+
+
+def read_through_the_hierarchy(code: str, request: str) -> tuple[str, str | None]:
+    """``pya.Region(cell.shapes(li))`` -> ``pya.Region(cell.begin_shapes_rec(li))`` where the request
+    includes the sub-cells' shapes and the script reads the cell's own shapes into a Region (see
+    contract_words.hierarchy_scope). A real a07 answer took every area from
+    ``Region(cell.shapes(layer))`` for "(both may also be in sub-cells)", and a revision round
+    returned it unchanged. A Region is the same whichever iterator fills it; loops over
+    ``cell.shapes(li)`` are left alone (their shapes would need the iterator's transformation).
+
+    Returns the script and what was changed (None when nothing was).
+    """
+    from ..contract_words import hierarchy_scope
+
+    if not any(p.startswith("the designer includes the shapes of the sub-cells") for p in hierarchy_scope(code, request)):
+        return code, None
+    tree = parsed(code)
+    spans = []
+    for n in ast.walk(tree) if tree is not None else ():
+        f = n.func if isinstance(n, ast.Call) else None
+        if not ((isinstance(f, ast.Attribute) and f.attr == "Region") or (isinstance(f, ast.Name) and f.id == "Region")):
+            continue
+        arg = n.args[0] if len(n.args) == 1 else None
+        if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "shapes"
+                and arg.lineno == arg.end_lineno and len(arg.args) == 1):
+            spans.append((arg.lineno, arg.col_offset, arg.end_col_offset,
+                          f"{ast.get_source_segment(code, arg.func.value)}.begin_shapes_rec({ast.get_source_segment(code, arg.args[0])})"))
+    if not spans:
+        return code, None
+    return replace_spans(code, spans), (f"read {len(spans)} Region(s) through the hierarchy, cell.shapes(layer) -> "
+                                        f"cell.begin_shapes_rec(layer) (the designer includes the sub-cells' shapes)")
