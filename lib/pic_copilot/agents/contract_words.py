@@ -872,22 +872,34 @@ def hierarchy_scope(script: str, prompt: str) -> list[str]:
     from the cell's own shapes only. Only when the request states one scope, never both (a request
     that walks the hierarchy and also asks for each cell's own shapes is left alone), and only for
     scripts that read shapes with KLayout."""
+    scope = scope_mismatch(script, prompt)
+    if scope == "flat":
+        return ["the designer counts the current cell's own shapes only (not its sub-cells), but the script reads them "
+                "recursively (begin_shapes_rec, a RecursiveShapeIterator or a flatten): read cell.shapes(layer_index) "
+                "of the cell itself"]
+    if scope == "deep":
+        return ["the designer includes the shapes of the sub-cells, but the script reads only the cell's own shapes "
+                "(cell.shapes(layer_index)): read them through the hierarchy, e.g. "
+                "pya.Region(cell.begin_shapes_rec(layer_index))"]
+    return []
+
+
+def scope_mismatch(script: str, prompt: str) -> str | None:
+    """The scope the request states where the script reads the other (see :func:`hierarchy_scope`):
+    "flat" (own shapes asked for, read recursively), "deep" (sub-cells included, own shapes read),
+    or None."""
     flat, deep = bool(_FLAT_SCOPE.search(prompt)), bool(_DEEP_SCOPE.search(prompt))
     if flat == deep or not re.search(r"\.shapes\s*\(|begin_shapes|RecursiveShapeIterator", script):
-        return []
+        return None
     recursive = bool(_RECURSIVE.search(script))
     # a Region of the cell's own shapes, unflattened, is own shapes whatever else reads recursively
     # (a real b11 answer counted shapes with begin_shapes_rec and took the area of Region(cell.shapes(li)))
     own_region = bool(_OWN_REGION.search(script)) and not _FLATTENS.search(script)
     if flat and recursive:
-        return ["the designer counts the current cell's own shapes only (not its sub-cells), but the script reads them "
-                "recursively (begin_shapes_rec, a RecursiveShapeIterator or a flatten): read cell.shapes(layer_index) "
-                "of the cell itself"]
+        return "flat"
     if deep and (not recursive or own_region):
-        return ["the designer includes the shapes of the sub-cells, but the script reads only the cell's own shapes "
-                "(cell.shapes(layer_index)): read them through the hierarchy, e.g. "
-                "pya.Region(cell.begin_shapes_rec(layer_index))"]
-    return []
+        return "deep"
+    return None
 
 
 _DOMAIN_MODULES = ("gdsfactory", "klayout", "pya", "sax", "kfactory")

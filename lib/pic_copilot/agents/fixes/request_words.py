@@ -658,16 +658,16 @@ def drop_foreign_parameters(code: str, request: str) -> tuple[str, str | None]:
 def read_through_the_hierarchy(code: str, request: str) -> tuple[str, str | None]:
     """``pya.Region(cell.shapes(li))`` -> ``pya.Region(cell.begin_shapes_rec(li))`` where the request
     includes the sub-cells' shapes and the script reads the cell's own shapes into a Region (see
-    contract_words.hierarchy_scope). A real a07 answer took every area from
+    contract_words.scope_mismatch). A real a07 answer took every area from
     ``Region(cell.shapes(layer))`` for "(both may also be in sub-cells)", and a revision round
     returned it unchanged. A Region is the same whichever iterator fills it; loops over
     ``cell.shapes(li)`` are left alone (their shapes would need the iterator's transformation).
 
     Returns the script and what was changed (None when nothing was).
     """
-    from ..contract_words import hierarchy_scope
+    from ..contract_words import scope_mismatch
 
-    if not any(p.startswith("the designer includes the shapes of the sub-cells") for p in hierarchy_scope(code, request)):
+    if scope_mismatch(code, request) != "deep":
         return code, None
     tree = parsed(code)
     spans = []

@@ -1516,7 +1516,7 @@ def bind_the_requested_pitch(code: str, contract, report: ExecutionReport) -> tu
     return replace_spans(code, spans), [f"{', '.join(dict.fromkeys(done))} (the pitch the designer asked for)"]
 
 
-_SHAPE_CLASSES = frozenset({"Box", "DBox", "Polygon", "DPolygon", "SimplePolygon", "DSimplePolygon", "Path", "DPath"})
+_SHAPE_CLASSES = frozenset(POINT_OF) | {"Box", "DBox"}   # the shapes made of points, and boxes
 
 
 def _builds_a_shape(node: ast.AST) -> bool:
