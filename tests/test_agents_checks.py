@@ -1100,6 +1100,14 @@ def test_the_one_layer_a_script_swapped_for_another_is_set_back():
     assert fixed == summed.replace("LAYER + 101", "111") and what.startswith("layer 102/0 -> 111/0"), fixed
     # the datatype name is read by the other layer too: changing it would move both
     assert fixes.rebind_one_wrong_layer(summed, clad.replace("111/0", "111/5")) == (summed, None)
+    # a real b08 script: the one requested layer replaced by an example's constant
+    pad = "Create a new cell named PAD holding a 100 x 100 um square on layer 10/0 centred on the cell's origin"
+    drawn = ("LABELS = (12, 0)\npad = layout.create_cell('PAD')\n"
+             "pad.shapes(layout.layer(*LABELS)).insert(pya.DBox(-50, -50, 50, 50))\n")
+    fixed, what = fixes.rebind_one_wrong_layer(drawn, pad)
+    assert fixed == drawn.replace("(12, 0)", "(10, 0)") and what.startswith("layer 12/0 -> 10/0"), fixed
+    both = drawn + "print(cell.shapes(layout.layer(10, 0)).size())\n"   # it uses the requested one too
+    assert fixes.rebind_one_wrong_layer(both, pad) == (both, None)
 
 
 def test_a_method_asked_of_the_wrong_open_layout_global_is_found_and_moved_to_the_one_that_has_it():
@@ -2751,3 +2759,29 @@ def test_a_dtrans_of_two_integers_is_made_a_displacement():
     exec(fixed, space)
     assert space["t"].disp == kdb.DVector(200, 0) and space["u"].disp == kdb.DVector(-50, 25)
     assert fixes.fix_integer_displacements("t = kdb.DTrans(200.5, 0)\n", "sandbox") == ("t = kdb.DTrans(200.5, 0)\n", None)
+
+
+def test_klayout_module_imports_in_an_open_layout_edit_become_pya():
+    """Inside KLayout, pya holds every class of pip klayout's db, rdb, lay and tl modules: an edit
+    of the open layout that imports any of them (a real a06 continuation: ``import klayout.rdb as
+    rdb_api`` for its report database) keeps its names bound to pya and stays in KLayout, where the
+    open layout is; the fixed script runs with the bridge's globals."""
+    from pic_copilot.agents.fixes.rules import fix_pya_import_in_klayout
+    code = ("import klayout.rdb as rdb_api\nfrom klayout import db\n"
+            "rdb = rdb_api.ReportDatabase('checks')\nregion = db.Region(cell.begin_shapes_rec(layout.layer(1, 0)))\n"
+            "cat = rdb.create_category('width')\nprint(cat.name(), region.count())\n")
+    fixed, what = fix_pya_import_in_klayout(code, "interactive")
+    assert "klayout" not in fixed and fixed.startswith("rdb_api = pya\ndb = pya\n"), fixed
+    assert what == "removed `import klayout.rdb as rdb_api` (pya is predefined in KLayout)"
+    assert fix_pya_import_in_klayout(code, "sandbox") == (code, None)
+    import klayout.db
+    import klayout.rdb
+
+    class Pya:   # what pya is inside KLayout: db and rdb in one module
+        Region, ReportDatabase, Box = klayout.db.Region, klayout.rdb.ReportDatabase, klayout.db.Box
+    layout = klayout.db.Layout()
+    cell = layout.create_cell("TOP")
+    cell.shapes(layout.layer(1, 0)).insert(klayout.db.Box(0, 0, 100, 100))
+    out: list = []
+    exec(fixed, {"pya": Pya, "layout": layout, "cell": cell, "print": lambda *a: out.append(a)})
+    assert out == [("width", 1)]

@@ -239,11 +239,13 @@ def rebind_one_wrong_layer(code: str, request: str) -> tuple[str, str | None]:
     """A pya / klayout.db script that reads or writes the layers the request names but one, which
     it replaces by a layer the request never names: ``VIA = (4, 0)`` for "every via (layer 3/0)
     must be enclosed by metal (layer 2/0)" read an empty layer and reported no violation in a real
-    run. With exactly one such layer on each side, the script's becomes the requested one."""
+    run. With exactly one such layer on each side, the script's becomes the requested one; also
+    when the request names one layer only (a real b08 script drew the square "on layer 10/0" on
+    ``LABELS = (12, 0)``, a constant of the worked example that went back into the script)."""
     from ..evaluator import requested_layers
 
     wanted = requested_layers(request)
-    tree = parsed(code) if len(wanted) >= 2 and "gdsfactory" not in code else None
+    tree = parsed(code) if len(wanted) >= 1 and "gdsfactory" not in code else None
     used = _layer_literals(tree) if tree is not None else None
     if not used:
         return code, None

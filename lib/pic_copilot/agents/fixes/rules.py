@@ -26,8 +26,10 @@ from .source import assignments, drop_statements, insert_at_top, parsed, replace
 
 # `from gdsfactory import gf`: the alias of a module imported as if it were a member of it
 _FROM_ALIAS = re.compile(r"^(?P<indent>[ \t]*)from\s+(?P<mod>[\w.]+)\s+import\s+(?P<name>\w+)\s*$", re.MULTILINE)
-_PYA_IMPORT = re.compile(r"^[ \t]*(?:import\s+klayout\.db\s+as\s+(?P<a>\w+)|from\s+klayout\s+import\s+db\s+as\s+(?P<b>\w+)"
-                         r"|import\s+pya|from\s+klayout\s+import\s+db|import\s+klayout\.db|import\s+klayout)[ \t]*(?:#.*)?$", re.MULTILINE)
+#: an import of KLayout's API from pip klayout's modules (db, rdb, lay, tl), each of which KLayout's own pya holds
+_PYA_IMPORT = re.compile(r"^[ \t]*(?:import\s+klayout\.(?:db|rdb|lay|tl)\s+as\s+(?P<a>\w+)"
+                         r"|from\s+klayout\s+import\s+(?P<b>db|rdb|lay|tl)(?:\s+as\s+(?P<c>\w+))?"
+                         r"|import\s+pya|import\s+klayout\.(?:db|rdb|lay|tl)|import\s+klayout)[ \t]*(?:#.*)?$", re.MULTILINE)
 _WRITE_GDS = re.compile(r"\.write_gds\((?P<args>[^()]*)\)")
 
 
@@ -91,9 +93,11 @@ def fix_pdk_activation(code: str, mode: str) -> tuple[str, str | None]:
 
 
 def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
-    """An interactive pya-only script that imports `klayout.db` would be sent to the sandbox,
-    where the open layout does not exist: inside KLayout `pya` is predefined, so the import goes
-    (an alias such as `kdb` becomes `kdb = pya`)."""
+    """An interactive pya-only script that imports `klayout.db` (or `klayout.rdb`, `.lay`, `.tl`)
+    would be sent to the sandbox, where the open layout does not exist: inside KLayout `pya` is
+    predefined and holds every class of those modules, so the import goes (an alias such as `kdb`
+    becomes `kdb = pya`; a real a06 continuation of a marker script wrote
+    ``import klayout.rdb as rdb_api`` for its report database)."""
     if mode != "interactive" or "gdsfactory" in code or not re.search(r"\b(layout|cell)\b", code):
         return code, None
     if not re.search(r"klayout", code):
@@ -108,11 +112,11 @@ def fix_pya_import_in_klayout(code: str, mode: str) -> tuple[str, str | None]:
     changed = []
 
     def sub(m: re.Match) -> str:
-        alias = m.group("a") or m.group("b")
+        alias = m.group("a") or m.group("c") or m.group("b")
         changed.append(m.group(0).strip())
         return f"{alias} = pya" if alias and alias != "pya" else ""
 
-    out = re.sub(r"\bklayout\.db\.", "pya.", _PYA_IMPORT.sub(sub, code))
+    out = re.sub(r"\bklayout\.(?:db|rdb|lay|tl)\.", "pya.", _PYA_IMPORT.sub(sub, code))
     if not changed or "klayout" in out:
         return code, None
     return out, f"removed `{changed[0]}` (pya is predefined in KLayout)"
