@@ -94,3 +94,20 @@ def test_a_continuation_keeps_the_added_lines_that_ran():
     assert addition.without_failing_addition(base, base + "c = a.missing\nprint(c)\n", 3) is None
     assert addition.without_failing_addition(base, cont, None) is None
     assert addition.without_failing_addition(base, "x = 2\n" + cont, 7) is None   # not a continuation of base
+
+
+def test_a_request_is_cut_into_the_parts_the_designer_sequenced():
+    """A part starts at "Then", "Afterwards", "Also", "Finally", "Next" or a step number; a part
+    shorter than MIN_PART_CHARS joins its neighbour; a request sequenced nowhere is one part."""
+    first = ("Draw a 10 um x 5 um rectangle on layer 1/0 with its lower-left corner at the origin of the current "
+             "cell, and a second one above it.")
+    second = ("Then run a 0.45 um minimum-width check on layer 1/0 of the current cell and put the violation markers "
+              "on layer 99/0 of the current cell.")
+    assert addition.request_parts(f"{first} {second}") == [first, second]
+    assert addition.request_parts(f"{first} Also print it.") == [f"{first} Also print it."]
+    numbered = f"Design a filter.\n1. Layout: {first}\n2. Simulation: {second[5:]}"
+    assert addition.request_parts(numbered) == [f"Design a filter. 1. Layout: {first}", f"2. Simulation: {second[5:]}"]
+    assert addition.request_parts(f"{first} Keep the rest. {second[5:].capitalize()}") == \
+        [f"{first} Keep the rest. {second[5:].capitalize()}"]
+    assert addition.cue([], "", second).splitlines() == ["Next part of the request, as the designer asked:",
+                                                         f"# {second}"]

@@ -1191,31 +1191,38 @@ def test_a_script_that_only_lacks_an_output_is_continued_not_rewritten():
     assert rec["additions"] and "items.csv" in rec["additions"][0]["problems"][0]
 
 
-def test_a_continuation_that_fails_after_its_new_outputs_keeps_them():
-    """A real a06 continuation added the missing outputs and then failed on a call of its own (a
-    report shown in a view that headless runs lack): the failing statement is dropped, the rest is
-    run again and passes, in the same round and without another LLM call."""
+def _run_anthropic(steps: list[dict], prompt: str, config: str):
+    """The pipeline on ``prompt`` in the sandbox against a scripted Anthropic endpoint (it continues
+    a prefilled answer, as the embedded llama-server does); (outcome, the server's requests)."""
     from pic_copilot.config import Settings
     from pic_copilot.contracts import Request
     from pic_copilot.llm import LLMClient
     from pic_copilot.testing.scripted_llm import ScriptedLLM
     from test_agents_pipeline import RecIO
+    srv = ScriptedLLM(steps).start()
+    try:
+        settings = Settings(provider="anthropic", base_url=srv.base_url, api_key="k-test-1234", model="scripted",
+                            max_retries=0, timeout_s=30, generator_databases={})
+        out = pipeline.run_request(Request(id="r1", prompt=prompt, mode="sandbox", config=config), RecIO(None),
+                                   settings, LLMClient(settings))
+    finally:
+        srv.stop()
+    return out, srv.requests
+
+
+def test_a_continuation_that_fails_after_its_new_outputs_keeps_them():
+    """A real a06 continuation added the missing outputs and then failed on a call of its own (a
+    report shown in a view that headless runs lack): the failing statement is dropped, the rest is
+    run again and passes, in the same round and without another LLM call."""
     head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
     tail = ("\nimport csv\nw = csv.writer(open('items.csv', 'w', newline=''))\nw.writerow(['item'])\n"
             "w.writerows([[i] for i in items])\nopen('shown.txt').read()\n```")
     prompt = "Count three items, write the count to n.json and the items to items.csv with the column item"
-    srv = ScriptedLLM([{"match": "Write the script", "content": fence(head)},
-                       {"match": "json.dump({'n'", "content": tail}]).start()
-    try:
-        settings = Settings(provider="anthropic", base_url=srv.base_url, api_key="k-test-1234", model="scripted",
-                            max_retries=0, timeout_s=30, generator_databases={})
-        out = pipeline.run_request(Request(id="r1", prompt=prompt, mode="sandbox", config="full"), RecIO(None),
-                                   settings, LLMClient(settings))
-    finally:
-        srv.stop()
+    out, reqs = _run_anthropic([{"match": "Write the script", "content": fence(head)},
+                                {"match": "json.dump({'n'", "content": tail}], prompt, "full")
     assert out.ok and out.rounds == 2, out.message
     assert "w.writerows" in out.script and "shown.txt" not in out.script, out.script
-    assert len(srv.requests) == 4   # three round-1 candidates, then one continuation and no other call
+    assert len(reqs) == 4   # three round-1 candidates, then one continuation and no other call
     rec = json.loads(Path(out.record_path).read_text())
     assert any("where the run failed" in f for c in rec["rounds"][1]["candidates"] for f in c["fixes"])
 
@@ -1224,28 +1231,17 @@ def test_an_endpoint_that_continues_answers_is_given_the_script_as_the_answers_s
     """Where the endpoint continues a prefilled answer (Anthropic here, the embedded llama-server),
     the script is the start of the answer and only the new lines are generated; the script is not
     repeated in the question. A rewrite config ("rewrite-revisions") revises the whole script."""
-    from pic_copilot.config import Settings
-    from pic_copilot.contracts import Request
-    from pic_copilot.llm import LLMClient
-    from pic_copilot.testing.scripted_llm import ScriptedLLM
-    from test_agents_pipeline import RecIO
     head = "import json\nitems = ['a', 'b', 'c']\njson.dump({'n': len(items)}, open('n.json', 'w'))\n"
     tail = "\nimport csv\nw = csv.writer(open('items.csv', 'w', newline=''))\nw.writerow(['item'])\nw.writerows([[i] for i in items])\n```"
     prompt = "Count three items, write the count to n.json and the items to items.csv with the column item"
     for config in ("full", "rewrite-revisions"):
-        srv = ScriptedLLM([{"match": "Write the script", "content": fence(head)},
-                           {"match": "json.dump({'n'", "content": tail},
-                           {"match": "Revise the script", "content": fence(head + tail.strip("`\n") + "\n")}]).start()
-        try:
-            settings = Settings(provider="anthropic", base_url=srv.base_url, api_key="k-test-1234", model="scripted",
-                                max_retries=0, timeout_s=30, generator_databases={})
-            out = pipeline.run_request(Request(id="r1", prompt=prompt, mode="sandbox", config=config), RecIO(None),
-                                       settings, LLMClient(settings))
-        finally:
-            srv.stop()
+        out, reqs = _run_anthropic([{"match": "Write the script", "content": fence(head)},
+                                    {"match": "json.dump({'n'", "content": tail},
+                                    {"match": "Revise the script", "content": fence(head + tail.strip("`\n") + "\n")}],
+                                   prompt, config)
         assert out.ok and out.rounds == 2, (config, out.message)
         assert out.script.startswith(head) and "w.writerows" in out.script, out.script
-        second = srv.requests[-1]["messages"]
+        second = reqs[-1]["messages"]
         if config == "full":
             # no white space at its end: Anthropic refuses a prefilled answer that ends with it
             assert second[-1]["role"] == "assistant" and second[-1]["content"] == \
@@ -1457,3 +1453,60 @@ def test_the_checked_region_drawn_as_markers_is_not_the_violations():
                          {"match": "Revise the script", "content": fence(good)}], config="full", prompt=prompt)
     assert out.ok and "insert(errors.polygons())" in out.script, out.message
     assert "the shapes that were checked" in user_text(bodies(reqs, "Revise the script")[0])
+
+
+_PARTS_PROMPT = ("Make a list of the three sample names alpha, beta and gamma, and write how many there are to "
+                 "n.json in the work folder as {\"n\": number}.\n"
+                 "Then write the sample names to names.csv in the work folder with the single column name, one row "
+                 "per sample, in the order given above.")
+
+
+def test_a_request_in_parts_is_written_one_part_at_a_time():
+    """in-parts: the first message asks for the first part alone, which is checked against the
+    contract of its own words and passes; the next part is then added as lines after it (the
+    answer starts with the script and the part's words), and the whole request's contract decides."""
+    head = "import json\nnames = ['alpha', 'beta', 'gamma']\njson.dump({'n': len(names)}, open('n.json', 'w'))\n"
+    tail = ("\nimport csv\nw = csv.writer(open('names.csv', 'w', newline=''))\nw.writerow(['name'])\n"
+            "w.writerows([[n] for n in names])\n```")
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Next part of the request", "content": tail}]
+    out, reqs = _run_anthropic(steps, _PARTS_PROMPT, "in-parts")
+    assert out.ok and out.rounds == 2 and len(reqs) == 2, out.message
+    assert out.script.startswith(head) and "w.writerows" in out.script, out.script
+    first = json.dumps(reqs[0]["messages"][-1])
+    assert "alpha" in first and "names.csv" not in first and "first part" in first
+    answer_start = reqs[1]["messages"][-1]
+    assert answer_start["role"] == "assistant" and answer_start["content"].startswith("```python\n" + head.rstrip())
+    assert answer_start["content"].endswith("# Next part of the request, as the designer asked:\n# Then write the "
+                                            "sample names to names.csv in the work folder with the single column "
+                                            "name, one row per sample, in the order given above.")
+    rec = json.loads(Path(out.record_path).read_text())
+    assert len(rec["parts"]) == 2 and rec["part_starts"][0]["part"] == 2
+    assert rec["contract"]["files"] == ["n.json", "names.csv"]   # the whole request's, once every part is asked
+    # full writes the whole request at once: the same first answer lacks names.csv and is continued for it
+    out, reqs = _run_anthropic([{"match": "Write the script", "content": fence(head)},
+                                {"match": "Next: write names.csv", "content": tail}], _PARTS_PROMPT, "full")
+    assert "names.csv" in json.dumps(reqs[0]["messages"][-1])
+    assert out.ok and len(reqs) == 4, out.message   # three round-1 candidates lack names.csv, then the continuation
+
+
+def test_a_part_whose_continuations_all_fail_leaves_the_script_that_did_the_parts_before():
+    """When the next part's added lines and the round's rewrites all fail, and the script before
+    them passes the whole request's checks, that script is the result: nothing that worked is lost.
+    A first part that is never done takes the rounds of a request without parts, not the later
+    parts' rounds too."""
+    prompt = _PARTS_PROMPT.split("\n")[0] + ("\nThen print every sample name on a line of its own, in the order "
+                                             "given above, so that the designer can read them in the log.")
+    head = "import json\nnames = ['alpha', 'beta', 'gamma']\njson.dump({'n': len(names)}, open('n.json', 'w'))\n"
+    steps = [{"match": "Write the script", "content": fence(head)},
+             {"match": "Next part of the request", "content": "\nprint(undefined_names)\n```"},
+             {"match": "Revise the script", "content": fence(head + "print(undefined_names)\n")}]
+    out, reqs = _run_anthropic(steps, prompt, "in-parts")
+    assert out.ok and out.script == head, (out.message, out.script)
+    rec = json.loads(Path(out.record_path).read_text())
+    assert rec["part_starts"] and rec["rounds"][-1]["kept_continued"]
+    bad = "print(1 / 0)\n"
+    out, reqs = _run_anthropic([{"match": "Write the script", "content": fence(bad)},
+                                {"match": "Revise the script", "content": fence(bad.replace("1 /", "2 /"))}],
+                               prompt, "in-parts")
+    assert not out.ok and out.rounds <= 3 and "part_starts" not in json.loads(Path(out.record_path).read_text())

@@ -74,6 +74,10 @@ class PipelineConfig:
         step_recipes: when the recipes nearest to the whole request are fewer than shown, the
             nearest recipe to one of its sentences is shown too (agents.retrieve.recipe_for_another_step).
             Off in ``full``: paired with it in session 28 it did not pay (config ``step-recipes``).
+        in_parts: a request the designer wrote in parts ("Then ...", "Also ...", "2. ...";
+            agents.addition.request_parts) is written one part at a time: the first part alone,
+            checked against the contract of its own words, then each next part as lines added after
+            the script that did the parts before, shown the nearest recipe for that part.
     """
 
     name: str
@@ -96,6 +100,7 @@ class PipelineConfig:
     additions: bool = True
     stop_without_progress: bool = True
     step_recipes: bool = False
+    in_parts: bool = False
 
 
 _TABLE = (
@@ -129,6 +134,9 @@ _TABLE = (
                    "better evidence than the rounds before", stop_without_progress=False),
     PipelineConfig("step-recipes", "full, and when the whole request finds one recipe, the nearest recipe to one of "
                    "its sentences is shown too", step_recipes=True),
+    PipelineConfig("in-parts", "full, and a request the designer wrote in parts (\"Then ...\", \"2. ...\") is "
+                   "written one part at a time, each next part as lines added after the script that did the parts "
+                   "before", in_parts=True),
     PipelineConfig("llm-decks", "full, but the LLM writes every DRC deck (no deck written from the request's rules)",
                    rule_decks=False),
 )

@@ -30,6 +30,12 @@ _PRODUCED = re.compile(r"\((?:written|layers with shapes): ([^)]*)\)")
 _SENTENCE_END = re.compile(r"(?<=[^\d\s][.!?])\s+(?=[A-Z\"'(])")
 #: the request's still-to-do steps quoted in a continuation's cue, at most (characters)
 STEPS_CHARS = 900
+#: a sentence with which the designer starts a later part of the request: a sequencing word or a step number
+_NEXT_PART = re.compile(r"^(?:then|afterwards|finally|also|next|after that)\b|^\d+\.\s", re.IGNORECASE)
+#: a part shorter than this (characters) is no part of its own: it joins the part before it (the
+#: first part joins the next): "Design an add-drop ring filter." is a title, "Also print the
+#: total." a detail of the part it closes
+MIN_PART_CHARS = 120
 
 
 def absent_only(problems: list[str]) -> bool:
@@ -42,7 +48,7 @@ def absent_only(problems: list[str]) -> bool:
     return bool(problems) and all(any(p.match(s) for p in _ABSENT) for s in problems)
 
 
-def cue(problems: list[str], request: str = "") -> str:
+def cue(problems: list[str], request: str = "", next_part: str = "") -> str:
     """A comment naming what the lines after the script are to add ("write spectrum.csv and
     resonances.json", "put shapes on layer 99/0"), followed by the request's steps that are still
     to do (see :func:`unfinished_steps`), one comment line each: ended with the script alone, the
@@ -51,10 +57,14 @@ def cue(problems: list[str], request: str = "") -> str:
     Args:
         problems: the absent outputs, as the contract check or the layer hint's instructions say them.
         request: the designer's words.
+        next_part: the request's part that the lines are to do (see :func:`request_parts`), in
+            place of the still-to-do steps the problems point to.
     """
     files, layers = _missing(problems)
     parts = ([f"write {' and '.join(files)}"] if files else []) + \
             ([f"put shapes on layer {' and '.join(layers)}"] if layers else [])
+    if next_part:
+        return "\n# ".join(["Next part of the request, as the designer asked:", *request_steps(next_part)])
     head = "Next: " + ("; ".join(parts) if parts else "add what the designer asked for that is still missing")
     steps = unfinished_steps(request, problems) if request else []
     return "\n# ".join([head + (". Still to do, as the designer asked:" if steps else ""), *steps])
@@ -71,6 +81,33 @@ def request_steps(request: str) -> list[str]:
     """The request's sentences and numbered steps, in order (a line is split where a sentence ends
     and a capital starts one; "1.55 µm" and "1. Layout" are not ends)."""
     return [s.strip() for line in request.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+
+
+def request_parts(request: str) -> list[str]:
+    """The parts the designer's request is done in, in order: a new part starts at a sentence the
+    designer begins with a sequencing word ("Then", "Afterwards", "Also", "Finally", "Next") or a
+    step number ("2. Simulation ..."); a part shorter than MIN_PART_CHARS joins its neighbour. One
+    part (the whole request) when the designer sequenced nothing.
+
+    Args:
+        request: the designer's words.
+    """
+    parts: list[list[str]] = []
+    for step in request_steps(request):
+        if not parts or _NEXT_PART.match(step):
+            parts.append([step])
+        else:
+            parts[-1].append(step)
+    texts = [" ".join(p) for p in parts]
+    joined: list[str] = []
+    for text in texts:
+        if joined and (len(text) < MIN_PART_CHARS or len(joined[-1]) < MIN_PART_CHARS):
+            joined[-1] = f"{joined[-1]} {text}"
+        else:
+            joined.append(text)
+    if len(joined) > 1 and len(joined[-1]) < MIN_PART_CHARS:
+        joined[-2:] = [" ".join(joined[-2:])]
+    return joined
 
 
 def _names_any(step: str, names: list[str]) -> bool:
@@ -104,10 +141,10 @@ def unfinished_steps(request: str, problems: list[str]) -> list[str]:
     return span if sum(len(s) for s in span) <= STEPS_CHARS else []
 
 
-def answer_start(script: str, problems: list[str], request: str = "") -> str:
+def answer_start(script: str, problems: list[str], request: str = "", next_part: str = "") -> str:
     """The start of the answer the model continues: the script in an open code block, then a comment
     that says what comes next (see :func:`cue`)."""
-    return f"```python\n{script.rstrip()}\n\n# {cue(problems, request)}\n"
+    return f"```python\n{script.rstrip()}\n\n# {cue(problems, request, next_part)}\n"
 
 
 def message(script: str, instructions: str, request: str, shown: bool) -> str:

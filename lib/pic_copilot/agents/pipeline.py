@@ -38,6 +38,8 @@ CONFIGS = PIPELINE_CONFIGS
 #: configured default); a candidate that passes ends the round, so later ones cost nothing
 CANDIDATE_TEMPERATURES = (None, 0.7, 1.0)
 RECIPES_SHOWN = 2
+#: what the first part of a request written in parts says to the programmer (see addition.request_parts)
+FIRST_PART_NOTE = "(This is the first part of the designer's request; write only this part. The next parts are added after it runs.)"
 #: statements that failed in a continuation's added lines dropped in a row (view.add_rdb, then view.show_rdb)
 MAX_ADDITION_CUTS = 3
 #: run-proven repairs in a row for one candidate (bbox = c.bbox -> c.bbox(), then box.width -> box.width() ...)
@@ -126,11 +128,32 @@ class _Run:
         self.continuing: Candidate | None = None   # the candidate whose script this round's answers continue (see addition)
         self.continued: set[str] = set()     # scripts already continued once (not again)
         self.rewrite: str = ""               # a continuing round's whole-script revision message (see sample_round)
-        words = request.feedback[-1] if request.feedback else request.prompt
-        self.words = words
-        self.contract = (contract_words.from_request(request.prompt, tuple(request.inputs or ()), request.mode)
+        continuing = bool(request.feedback and request.previous_script)
+        #: the parts the request is written in, one after another (configurations with ``in_parts``)
+        self.parts = addition.request_parts(request.prompt) if self.cfg.in_parts and not continuing else []
+        if len(self.parts) > 1:
+            self.rec.set("parts", self.parts)
+        self.parts_asked = 1 if self.parts else 0   # how many of them the scripts so far were asked for
+        self.next_part = ""                         # the part this round's continuations add (see revision)
+        self.part_starts = False                     # the chosen script did its parts: the next one is due
+        self.ask_parts()
+
+    def ask_parts(self) -> None:
+        """Set what the scripts are checked against to the request's parts asked for so far: the
+        designer's words up to them (the whole request once every part is asked for, or without
+        parts), the output contract extracted from those words, and the words the requested-value
+        checks read (after feedback, the designer's latest words)."""
+        request = self.req
+        self.asked = (request.prompt if self.parts_asked >= len(self.parts)
+                      else " ".join(self.parts[:self.parts_asked]))
+        self.words = request.feedback[-1] if request.feedback else self.asked
+        self.contract = (contract_words.from_request(self.asked, tuple(request.inputs or ()), request.mode)
                          if self.cfg.contract else OutputContract())
         self.rec.set("contract", self.contract.to_dict())
+
+    def parts_left(self) -> bool:
+        """The request has parts the scripts were not yet asked for."""
+        return self.parts_asked < len(self.parts)
 
     # ------------------------------------------------------------------ plumbing
     def check_cancel(self) -> None:
@@ -256,7 +279,7 @@ class _Run:
         if self.cfg.synthesizer and len(subs) > 1:
             return self.primary(sess), None, self.synthesize(sess, plan)
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
-        query = task if len(subs) == 1 else self.req.prompt
+        query = self.asked if self.parts_left() else task if len(subs) == 1 else self.req.prompt
         domains = plan_domains(plan)
         kind = None if domains == (deck_generator.DOMAIN,) else kind_of(self.req.mode, task, self.req.prompt)
         found = self.find_recipes(query, kind, domains)
@@ -271,7 +294,9 @@ class _Run:
         kind = gen.kind_for(task, self.req.prompt)
         gen.prepare(kind, self.examples(gen, kind, found))
         outputs = [o for s in subs for o in s.get("outputs") or []]
-        user = gen.first_message(task, docs, self.req.layout_context, request=self.req.prompt, outputs=outputs,
+        if self.parts_left():   # the first part alone: its words, its contract (see ask_parts)
+            task, outputs = f"{self.asked}\n{FIRST_PART_NOTE}", []
+        user = gen.first_message(task, docs, self.req.layout_context, request=self.asked, outputs=outputs,
                                  contract=contract_words.describe(self.contract),
                                  docs_budget=DOCS_BUDGET_WITH_RECIPES if found else None)
         return gen, user, None
@@ -318,10 +343,12 @@ class _Run:
                       else f"could not undo the previous attempt: {res.get('message', '')}")
 
     def expected_files(self) -> list[str]:
-        """Files the designer named or the plan says its steps write."""
+        """Files the designer named or the plan says its steps write (in the parts asked for so far)."""
         plan = self.plan or {}
-        return list(dict.fromkeys([*plan.get("requested_files", []),
-                                   *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])]))
+        files = dict.fromkeys([*plan.get("requested_files", []),
+                               *(o for st in plan.get("subtasks", []) for o in st.get("outputs") or [])])
+        # a request written in parts: those of the parts asked for so far
+        return [f for f in files if not self.parts_left() or f in self.asked]
 
     def run_script(self, script: str) -> ExecutionReport:
         self.check_cancel()
@@ -461,7 +488,7 @@ class _Run:
             return cand
         problems = self.contract.check(rep)
         if deck and self.cfg.contract:   # the rule names the designer gave are the report's categories
-            missing = drc_deck.missing_categories(self.req.prompt, rep)
+            missing = drc_deck.missing_categories(self.asked, rep)
             if missing:
                 have = ", ".join(rep.deck_categories() or {}) or "none"
                 problems.append(f"the report has no categor{'y' if len(missing) == 1 else 'ies'} {', '.join(missing)} "
@@ -474,8 +501,8 @@ class _Run:
             problems.append("the script ran but did not change the open layout, and the designer asked for a change")
         if self.cfg.contract:
             problems += contract_words.unasked_layout_change(rep, self.words, self.contract)
-            problems += contract_words.script_problems(script, self.req.prompt, self.contract)
-            problems += contract_words.report_problems(rep, self.req.prompt, self.contract, script)
+            problems += contract_words.script_problems(script, self.asked, self.contract)
+            problems += contract_words.report_problems(rep, self.asked, self.contract, script)
         planned = [f for f in self.expected_files() if f not in self.contract.files]
         problems += [f"{f} was not written" for f in contract_words.missing_files(planned, rep)]
         if problems:
@@ -659,7 +686,7 @@ class _Run:
                 self.progress("generate", what + (f" (candidate {i + 1}/{k}, temperature {temp:g})" if k > 1 else ""),
                               {"round": rnd, "candidate": i + 1, "temperature": temp})
                 self.io.token("programmer", None)
-                start = (addition.answer_start(base.script, absent_outputs(base), self.req.prompt)
+                start = (addition.answer_start(base.script, absent_outputs(base), self.asked, self.next_part)
                          if base is not None and self.client.continues_answers else None)
                 try:
                     text, finish = self.timed("generate", gen.sample, self.client, user, temperature=temp,
@@ -776,6 +803,8 @@ class _Run:
     def revision(self, sess: Session, gen: ScriptGenerator, chosen: Candidate, previous: str | None) -> str:
         """The programmer's next user message for the chosen candidate's evidence; replans or
         re-retrieves when the evidence says so."""
+        if self.part_starts:
+            return self.next_part_message(gen, chosen)
         dec = chosen.decision or {}
         if dec.get("hint"):
             self.hinted.add(dec["hint"])
@@ -785,7 +814,7 @@ class _Run:
             task = "; ".join(s["task"] for s in self.plan["subtasks"])[:600]
             docs = self.find_docs(gen, task, extra=f"The programmer needs documentation for: {dec['instructions'][:500]}",
                                   lookup=dec.get("lookup"))
-        self.continuing = None
+        self.continuing, self.next_part = None, ""
         instructions = dec.get("instructions", "")
         if any(evaluator.CUT_PART in f for f in chosen.fixes):   # it ran without its cut-off end
             instructions += f"\nThe script's last statement was cut off at the answer length limit. {evaluator.SHORTER}"
@@ -801,9 +830,38 @@ class _Run:
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
             self.rewrite = gen.revision_message(chosen.script, instructions)
-            return addition.message(chosen.script, dec.get("instructions", ""), self.req.prompt,
+            return addition.message(chosen.script, dec.get("instructions", ""), self.asked,
                                     shown=self.client.continues_answers)
         return gen.revision_message(chosen.script, instructions, docs=docs)
+
+    def start_next_part(self, chosen: Candidate, review_state: dict) -> Candidate:
+        """Ask for the request's next part: the contract and the checked words grow to it, and the
+        chosen script, which did the parts before, is checked and run against them (no LLM call),
+        so that its continuation is ranked against what it lacks now."""
+        self.parts_asked += 1
+        self.ask_parts()
+        self.part_starts = True
+        self.progress("plan", f"part {self.parts_asked - 1} of {len(self.parts)} done: adding part {self.parts_asked}",
+                      {"part": self.parts_asked, "text": self.parts[self.parts_asked - 1]})
+        self.rec.append("part_starts", {"part": self.parts_asked, "from_script": chosen.script})
+        return self.evaluate(f"```python\n{chosen.script}```", None, chosen.index, chosen.temperature, review_state)
+
+    def next_part_message(self, gen: ScriptGenerator, chosen: Candidate) -> str:
+        """The message that continues ``chosen`` with the next part of the request: the model
+        writes only the lines after the script (see :mod:`addition`), shown the nearest verified
+        recipe for that part as its worked example."""
+        self.part_starts = False
+        part = self.parts[self.parts_asked - 1]
+        self.continuing, self.next_part = chosen, part
+        self.continued.add(chosen.script)
+        found = self.find_recipes(part, gen.kind, gen.domains)
+        if found:
+            gen.prepare(gen.kind, self.examples(gen, gen.kind, found))
+        instructions = f"Now add the next part of the request:\n{part}"
+        if not chosen.passed and chosen.decision:
+            instructions += "\n" + chosen.decision.get("instructions", "")
+        self.rewrite = gen.revision_message(chosen.script, instructions)
+        return addition.message(chosen.script, instructions, self.asked, shown=self.client.continues_answers)
 
     def fresh_start(self, gen: ScriptGenerator, dec: dict, docs: list[dict] | None = None) -> str:
         """The programmer's first message again, with what was wrong with the failed script and
@@ -812,8 +870,10 @@ class _Run:
         self.continuing = None
         subs = self.plan["subtasks"]
         task = subs[0]["task"] if len(subs) == 1 else "\n".join(f"{i + 1}. {s['task']}" for i, s in enumerate(subs))
+        if self.parts:
+            task = self.asked + (f"\n{FIRST_PART_NOTE}" if self.parts_left() else "")
         return gen.first_message(task, docs if docs is not None else gen.docs, self.req.layout_context,
-                                 request=self.req.prompt, contract=contract_words.describe(self.contract),
+                                 request=self.asked, contract=contract_words.describe(self.contract),
                                  avoid=dec.get("instructions", ""))
 
     # ------------------------------------------------------------------ the loop
@@ -821,7 +881,8 @@ class _Run:
         if self.cfg.single_shot:
             return self.single_shot()
         req = self.req
-        max_rounds = max(1, req.max_rounds or self.settings.max_rounds)
+        # each later part of the request gets a round of its own
+        max_rounds = max(1, req.max_rounds or self.settings.max_rounds) + max(0, len(self.parts) - 1)
         continuing = bool(req.feedback and req.previous_script)
         sess = _session(self.sessions, req, fresh=not continuing, databases=self.settings.generator_databases)
         review_state = {"sess": sess, "review": []}
@@ -857,7 +918,8 @@ class _Run:
                 rounds = rnd - 1
                 break
             chosen = best(cands)
-            kept = self.continuing is not None and best([self.continuing, *cands]) is self.continuing
+            kept = (self.continuing is not None and best([self.continuing, *cands]) is self.continuing
+                    and not (chosen.passed and self.continuing.passed))   # a passing continuation did more
             if kept:   # every continuation made it worse (a01: new lines that use names never defined)
                 chosen = self.continuing
                 self.progress("evaluate", f"round {rnd}: no continuation improved the script; keeping it to revise as a whole")
@@ -866,6 +928,8 @@ class _Run:
             given = None
             if chosen is not cands[-1] and self.req.mode == "interactive" and self.cfg.exec_feedback:
                 self.discard_applied()   # the open layout shows the last candidate; the chosen one is not in it
+                if chosen.passed:   # a script that did the parts before, kept over its continuations
+                    chosen.report = self.run_script(chosen.script)
             sess.script = chosen.script
             self.rec.append("rounds", {"round": rnd, "script": chosen.script, "findings": chosen.findings,
                                        "execution": execution_summary(chosen.report),
@@ -881,8 +945,14 @@ class _Run:
                 self.progress("evaluate", f"round {rnd} brought no better evidence than the rounds before: stopping")
                 self.rec.set("stopped_without_progress", rnd)
                 break
-            if chosen.passed or rnd == max_rounds or self.llm_failure is not None or self.out_of_time:
+            if chosen.passed and self.parts_left() and rnd < max_rounds and self.llm_failure is None \
+                    and not self.out_of_time:
+                chosen = self.start_next_part(chosen, review_state)
+                reached, previous = None, None   # evidence is now measured against the larger part
+            elif chosen.passed or rnd == max_rounds or self.llm_failure is not None or self.out_of_time:
                 break
+            elif max_rounds - rnd <= len(self.parts) - self.parts_asked:
+                break   # the rounds left are the later parts' own: this part did not get done in its rounds
             try:
                 user = self.revision(sess, gen, chosen, None if kept else previous)
             except LLMCancelled:
@@ -894,7 +964,7 @@ class _Run:
 
         script = chosen.script
         rep = chosen.report
-        ok = chosen.passed
+        ok = chosen.passed and not self.parts_left()
         if not self.cfg.exec_feedback and ok:
             rep = self.run_script(script)
             ok = bool(rep.ok)
