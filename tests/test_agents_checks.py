@@ -473,6 +473,14 @@ def test_a_layer_the_request_names_must_be_in_a_pya_script():
 
     assert requested_layers("add a box on layer 2/0 and copy it to layers 1/0 and 41/0") == [(2, 0), (1, 0), (41, 0)]
     assert requested_layers('write {"layer/datatype": count}, e.g. {"1/0": 3}') == []   # a format, not a layer
+    # a list after a colon, and layers defined by an equals sign, are requested layers; each must then
+    # hold shapes where the sentence makes them
+    booleans = ("In the current cell, create flat result layers: 3/0 = silicon AND mask, 4/0 = silicon NOT mask, "
+                "and 6/0 = the mask grown by 0.5 um minus the silicon.")
+    assert requested_layers(booleans) == [(3, 0), (4, 0), (6, 0)]
+    from pic_copilot.agents import contract_words
+    assert contract_words.produced_layers(booleans) == ["3/0", "4/0", "6/0"]
+    assert requested_layers("if n == 2/0 then") == [] and requested_layers("x = 1/0") == []
     # "layer 2/0" written as layer 20 (a real b07 run) is sent back with the layout.layer form
     dec = missing_layers("Add a rectangle on layer 2/0", "L, D = 20, 0\ncell.shapes(layout.layer(L, D)).insert(b)\n")
     assert dec and dec["decision"] == "revise" and "layout.layer(2, 0)" in dec["instructions"]

@@ -817,6 +817,11 @@ def test_example_keys_that_show_a_form_set_the_form_of_every_key(tmp_path):
     (tmp_path / "er.json").write_text(json.dumps({"0.5": 30.1, "0.4": 12.0, "0.3": 7.5}))
     assert sweep.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(tmp_path)})) == []
     assert contract_words.from_request('Write a.json as {"x0": 1, "y0": 2}.').json_key_forms == {}
+    # the form said in words, in the sentence that names the file
+    keyed = contract_words.from_request('Write areas.json with the area in um2 of each of layers 1/0 and 2/0, '
+                                        'keyed "1/0" etc.')
+    assert keyed.json_key_forms == {"areas.json": ["1/0"]}
+    assert contract_words.from_request('Write areas.json keyed "name".').json_key_forms == {}
     # a layer key in the wrong form is told how to write one, in the script's tool (a real b10 round
     # keyed by info.datatype and was told only the form, twice)
     from pic_copilot.agents.candidates import contract_decision

@@ -228,11 +228,23 @@ def json_keys(prompt: str, files: list[str]) -> dict[str, list[str]]:
     return _first_keys(prompt, files, lambda k: re.fullmatch(_IDENT, k))
 
 
+# 'keyed "1/0" etc.', "keyed as '1/0'": the form of a JSON object's keys, said in words
+_KEYED_AS = re.compile(r"\bkeyed\s+(?:as\s+|by\s+|like\s+)?[\"']([^\"'\s]*\d[^\"'\s]*)[\"']", re.IGNORECASE)
+
+
 def json_key_forms(prompt: str, files: list[str]) -> dict[str, list[str]]:
     """Per JSON file, the example keys the request writes out that show a form rather than a name:
-    ``{"1/0": 3}`` says every key is a layer/datatype pair of numbers. Keys with a digit that are
-    not identifiers count (``x0`` is a name, kept by :func:`json_keys`)."""
-    return _first_keys(prompt, files, lambda k: re.search(r"\d", k) and not re.fullmatch(_IDENT, k))
+    ``{"1/0": 3}`` says every key is a layer/datatype pair of numbers, and so does 'keyed "1/0"' in
+    the sentence that names the file. Keys with a digit that are not identifiers count (``x0`` is a
+    name, kept by :func:`json_keys`)."""
+    out = _first_keys(prompt, files, lambda k: re.search(r"\d", k) and not re.fullmatch(_IDENT, k))
+    jsons = [f for f in files if f.lower().endswith(".json")]
+    for sent in _sentences(prompt):
+        named = [m.group(0) for m in _JSON.finditer(sent) if m.group(0) in jsons]
+        keyed = [m.group(1) for m in _KEYED_AS.finditer(sent) if not re.fullmatch(_IDENT, m.group(1))]
+        if len(named) == 1 and keyed and named[0] not in out:
+            out[named[0]] = keyed
+    return out
 
 
 def _top_items(obj_text: str) -> list[tuple[str, str]]:

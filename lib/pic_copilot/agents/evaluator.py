@@ -515,16 +515,19 @@ _LAYER_SPEC = re.compile(r"(?<![\w./])(\d{1,5})\s*/\s*(\d{1,5})(?![\w/]|\.\d)") 
 
 
 # "layer 2/0", "layer (1/0)", "layer WG 1/0", "layers 1/0, 2/0 and 41/0" (not "layer/datatype ... 1/0")
-_BEFORE_LAYER_SPEC = re.compile(r"\blayers?\s+(?:(?:[A-Za-z_']+\s+){0,2}\(?|(?:\d+\s*/\s*\d+\s*(?:,|\band\b|\bor\b)\s*)+)$",
-                                re.IGNORECASE)
+_BEFORE_LAYER_SPEC = re.compile(r"\blayers?(?:\s+(?:(?:[A-Za-z_']+\s+){0,2}\(?|(?:\d+\s*/\s*\d+\s*(?:,|\band\b|\bor\b)\s*)+)"
+                                r"|\s*:\s*)$", re.IGNORECASE)
+# "3/0 = silicon AND mask": a layer the request defines
+_DEFINED_LAYER = re.compile(r"\s*=(?!=)")
 
 
 def requested_layers(prompt: str) -> list[tuple[int, int]]:
     """Layers the designer wrote as layer/datatype near the word "layer": "on layer 2/0",
-    "layers 1/0 and 41/0", "the waveguide layer (1/0)"."""
+    "layers 1/0 and 41/0", "the waveguide layer (1/0)", "result layers: 3/0"; or defined by an
+    equals sign: "4/0 = silicon NOT mask"."""
     out = []
     for m in _LAYER_SPEC.finditer(prompt):
-        if _BEFORE_LAYER_SPEC.search(prompt[max(0, m.start() - 40):m.start()]):
+        if _BEFORE_LAYER_SPEC.search(prompt[max(0, m.start() - 40):m.start()]) or _DEFINED_LAYER.match(prompt, m.end()):
             spec = (int(m.group(1)), int(m.group(2)))
             if spec not in out:
                 out.append(spec)
