@@ -444,6 +444,13 @@ def test_a_swept_column_must_cover_the_requested_range(tmp_path):
     nm = contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns wavelength_nm, T.")
     assert nm.csv_spans == {"s.csv": {"wavelength_nm": [1500.0, 1600.0]}}
     assert contract_words.from_request("Sweep from 1.5 to 1.6 um and write s.csv with columns T, loss.").csv_spans == {}
+    # a range written with a dash; a first column the range does not sweep gets no span
+    dashed = contract_words.from_request("Sweep 1.54-1.56 µm in 4001 points. Write s.csv with columns wavelength_um, T.")
+    assert dashed.csv_spans == {"s.csv": {"wavelength_um": [1.54, 1.56]}}
+    assert contract_words.from_request("For arm length differences of 20 and 40 µm, sweep 1.50–1.60 µm. Write "
+                                       "f.csv with columns delta_length_um, fsr_nm.").csv_spans == {}
+    radius = contract_words.from_request("Sweep the radius from 5 to 10 µm and write r.csv with columns radius_um, q.")
+    assert radius.csv_spans == {"r.csv": {"radius_um": [5.0, 10.0]}}
 
 
 def test_literal_outputs_tell_computed_from_invented_tables():

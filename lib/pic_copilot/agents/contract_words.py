@@ -733,9 +733,20 @@ _LENGTH_UM = {"um": 1.0, "nm": 1e-3, "mm": 1e3}
 
 def _um_per(unit: str) -> float:
     return _LENGTH_UM[unit.lower().replace("µ", "u").replace("μ", "u")]
-_RANGE = re.compile(rf"\bfrom\s+({_NUM})\s*(µm|μm|um|nm|mm)?\s+(?:to|until|up\s+to)\s+({_NUM})\s*(µm|μm|um|nm|mm)\b",
+_RANGE = re.compile(rf"\bfrom\s+({_NUM})\s*(µm|μm|um|nm|mm)?\s+(?:to|until|up\s+to)\s+({_NUM})\s*(µm|μm|um|nm|mm)\b"
+                    # "sweep 1.54-1.56 µm", "1.50–1.60 µm": decimals joined by a dash, a length unit after
+                    rf"|(?<![\w.\-–])(\d+\.\d+)\s*(µm|μm|um|nm|mm)?\s*[-–]\s*(\d+\.\d+)\s*(µm|μm|um|nm|mm)\b",
                     re.IGNORECASE)
 _UNIT_SUFFIX = re.compile(r"(?:^|_|\()(um|µm|nm|mm)\)?$", re.IGNORECASE)
+
+
+def _swept_in(column: str, sentence: str) -> bool:
+    """The column (its name without the unit) is what the sentence's range sweeps: a wavelength or
+    frequency column, or one whose every word the sentence has ("radius" in "sweep the radius
+    from 5 to 10 µm"; not delta_length_um for "sweep 1.50-1.60 µm")."""
+    words = [w for w in re.split(r"[_\s]+", column.lower()) if w]
+    return bool(_SWEPT_COLUMN.search(column)) or bool(words) and all(
+        re.search(rf"\b{re.escape(w)}", sentence, re.IGNORECASE) for w in words)
 
 
 def csv_spans(prompt: str, files: list[str]) -> dict[str, dict[str, list[float]]]:
@@ -745,11 +756,11 @@ def csv_spans(prompt: str, files: list[str]) -> dict[str, dict[str, list[float]]
     range of lengths, that column runs from its start to its end, in the column's unit."""
     csvs = [f for f in files if f.lower().endswith((".csv", ".tsv"))]
     header = csv_headers(prompt, csvs).get(csvs[0]) if len(csvs) == 1 else None
-    ranges = _RANGE.findall(prompt)
+    found = [(sent, m[:4] if m[0] else m[4:]) for sent in _sentences(prompt) for m in _RANGE.findall(sent)]
     unit = _UNIT_SUFFIX.search(header[0]) if header else None
-    if unit is None or len(ranges) != 1:
+    if unit is None or len(found) != 1 or not _swept_in(header[0][:unit.start()], found[0][0]):
         return {}
-    lo, lo_unit, hi, hi_unit = ranges[0]
+    lo, lo_unit, hi, hi_unit = found[0][1]
     to_col = 1.0 / _um_per(unit.group(1))
     lo_um, hi_um = float(lo) * _um_per(lo_unit or hi_unit), float(hi) * _um_per(hi_unit)
     return {csvs[0]: {header[0]: [round(lo_um * to_col, 9), round(hi_um * to_col, 9)]}}
