@@ -1303,6 +1303,12 @@ def test_report_categories_are_read_from_the_request_and_counts_checked_against_
     assert found[5] == []
     assert found[3] == ["drc.json: 'width' is 3, but drc.lyrdb's category 'width' holds 5 item(s): write each "
                         "category's own count"]
+    # categories made and left empty: their count is 0 (a real in-parts a06 script)
+    _drc_report(tmp_path / "drc.lyrdb", {"width": 0, "space": 0})
+    (tmp_path / "drc.json").write_text(json.dumps({"width": 3, "space": 3}))
+    assert c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))})) == [
+        f"drc.json: '{k}' is 3, but drc.lyrdb's category '{k}' holds 0 item(s): write each category's own count"
+        for k in ("width", "space")]
     _drc_report(tmp_path / "drc.lyrdb", {"width_0.4": 5, "space_0.3": 3})
     (tmp_path / "drc.json").write_text(json.dumps({"width": 5, "space": 3}))
     problems = c.check(ExecutionReport.from_dict({"ok": True, "files": summarize_dir(str(tmp_path))}))
