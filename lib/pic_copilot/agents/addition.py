@@ -60,11 +60,11 @@ def cue(problems: list[str], request: str = "", next_part: str = "") -> str:
         next_part: the request's part that the lines are to do (see :func:`request_parts`), in
             place of the still-to-do steps the problems point to.
     """
+    if next_part:
+        return "\n# ".join(["Next part of the request, as the designer asked:", *request_steps(next_part)])
     files, layers = _missing(problems)
     parts = ([f"write {' and '.join(files)}"] if files else []) + \
             ([f"put shapes on layer {' and '.join(layers)}"] if layers else [])
-    if next_part:
-        return "\n# ".join(["Next part of the request, as the designer asked:", *request_steps(next_part)])
     head = "Next: " + ("; ".join(parts) if parts else "add what the designer asked for that is still missing")
     steps = unfinished_steps(request, problems) if request else []
     return "\n# ".join([head + (". Still to do, as the designer asked:" if steps else ""), *steps])
@@ -100,13 +100,11 @@ def request_parts(request: str) -> list[str]:
             parts[-1].append(step)
     texts = [" ".join(p) for p in parts]
     joined: list[str] = []
-    for text in texts:
+    for text in texts:   # a short part joins the one before; a short first part takes the next one in
         if joined and (len(text) < MIN_PART_CHARS or len(joined[-1]) < MIN_PART_CHARS):
             joined[-1] = f"{joined[-1]} {text}"
         else:
             joined.append(text)
-    if len(joined) > 1 and len(joined[-1]) < MIN_PART_CHARS:
-        joined[-2:] = [" ".join(joined[-2:])]
     return joined
 
 

@@ -129,9 +129,11 @@ class _Run:
         self.continued: set[str] = set()     # scripts already continued once (not again)
         self.rewrite: str = ""               # a continuing round's whole-script revision message (see sample_round)
         continuing = bool(request.feedback and request.previous_script)
-        #: the parts the request is written in, one after another (configurations with ``in_parts``)
-        self.parts = addition.request_parts(request.prompt) if self.cfg.in_parts and not continuing else []
-        if len(self.parts) > 1:
+        #: the parts the request is written in, one after another (configurations with ``in_parts``;
+        #: empty for a request of one part, which is written whole as in ``full``)
+        parts = addition.request_parts(request.prompt) if self.cfg.in_parts and not continuing else []
+        self.parts = parts if len(parts) > 1 else []
+        if self.parts:
             self.rec.set("parts", self.parts)
         self.parts_asked = 1 if self.parts else 0   # how many of them the scripts so far were asked for
         self.next_part = ""                         # the part this round's continuations add (see revision)
@@ -825,14 +827,25 @@ class _Run:
             return self.fresh_start(gen, dec, docs)
         if self.cfg.additions and lacks_outputs_only(chosen, self.contract.layers) and docs is None \
                 and chosen.script not in self.continued:
-            self.continuing = chosen
-            self.continued.add(chosen.script)
             self.progress("generate", "the script's results hold but outputs are missing: continuing it")
             self.rec.append("additions", {"problems": chosen.problems[:6], "hint": dec.get("hint")})
-            self.rewrite = gen.revision_message(chosen.script, instructions)
-            return addition.message(chosen.script, dec.get("instructions", ""), self.asked,
-                                    shown=self.client.continues_answers)
+            return self.continuation(gen, chosen, instructions, dec.get("instructions", ""))
         return gen.revision_message(chosen.script, instructions, docs=docs)
+
+    def continuation(self, gen: ScriptGenerator, chosen: Candidate, rewrite: str, added: str) -> str:
+        """The message that continues ``chosen`` (see :mod:`addition`): this round's answers are the
+        lines after its script, and the round's other candidates revise it as a whole with ``rewrite``.
+
+        Args:
+            gen: the round's script generator.
+            chosen: the candidate whose script is continued (once per script).
+            rewrite: the instructions of the whole-script revision.
+            added: what the continuation's message says the new lines are to add.
+        """
+        self.continuing = chosen
+        self.continued.add(chosen.script)
+        self.rewrite = gen.revision_message(chosen.script, rewrite)
+        return addition.message(chosen.script, added, self.asked, shown=self.client.continues_answers)
 
     def start_next_part(self, chosen: Candidate, review_state: dict) -> Candidate:
         """Ask for the request's next part: the contract and the checked words grow to it, and the
@@ -851,17 +864,14 @@ class _Run:
         writes only the lines after the script (see :mod:`addition`), shown the nearest verified
         recipe for that part as its worked example."""
         self.part_starts = False
-        part = self.parts[self.parts_asked - 1]
-        self.continuing, self.next_part = chosen, part
-        self.continued.add(chosen.script)
+        part = self.next_part = self.parts[self.parts_asked - 1]
         found = self.find_recipes(part, gen.kind, gen.domains)
         if found:
             gen.prepare(gen.kind, self.examples(gen, gen.kind, found))
         instructions = f"Now add the next part of the request:\n{part}"
         if not chosen.passed and chosen.decision:
             instructions += "\n" + chosen.decision.get("instructions", "")
-        self.rewrite = gen.revision_message(chosen.script, instructions)
-        return addition.message(chosen.script, instructions, self.asked, shown=self.client.continues_answers)
+        return self.continuation(gen, chosen, instructions, instructions)
 
     def fresh_start(self, gen: ScriptGenerator, dec: dict, docs: list[dict] | None = None) -> str:
         """The programmer's first message again, with what was wrong with the failed script and
